@@ -27,7 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args) or 0
+    try:
+        return args.func(args) or 0
+    except (ValueError, OSError, ConnectionError) as error:
+        print(f"codescore {args.command}: error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,0 +1,78 @@
+"""`codescore score IN.jsonl -o OUT.jsonl`: add CodeScore, Executability and Passability to each row."""
+
+from __future__ import annotations
+
+import sys
+
+from codescore_metric.formats import InputFormat
+from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("score", help="score a jsonl file of generated code", description=__doc__)
+    parser.add_argument("input", help="jsonl file, one sample per line")
+    parser.add_argument("-o", "--output", required=True, help="jsonl file to write ('-' for stdout)")
+    parser.add_argument("--format", dest="input_format", choices=[f.value for f in InputFormat],
+                        help="input format (default: the richest one whose fields every row has)")
+    parser.add_argument("--checkpoint", help="model folder, Hub repo id, 'dz1/CodeScore' or authors' .ckpt (default: bundled model)")
+    parser.add_argument("--revision", help="Hub revision (branch, tag or commit) of --checkpoint")
+    parser.add_argument("--encoder", help="backbone config/tokenizer for an authors' checkpoint (default microsoft/unixcoder-base)")
+    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
+    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
+    parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
+    parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
+    parser.add_argument("--prediction-field", default="generated_code", help="field holding the generated code")
+    parser.add_argument("--reference-field", default="golden_code", help="field holding the reference solution")
+    parser.add_argument("--source-field", default="source", help="field holding the NL task description")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    rows, errors = read_jsonl(args.input)
+    names = {"prediction": args.prediction_field, "reference": args.reference_field, "source": args.source_field}
+    fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
+    errors += _row_errors(rows, fmt, names)
+    if errors:
+        print(f"codescore score: {len(errors)} bad row(s); nothing was scored:\n{format_errors(args.input, errors)}", file=sys.stderr)
+        return 2
+    from codescore_metric.scorer import CodeScorer
+
+    scorer = CodeScorer(args.checkpoint, revision=args.revision, device=args.device, dtype=args.dtype,
+                        normalization=args.normalization, encoder=args.encoder)
+    texts = {f"{field}s": [row[names[field]] for _, row in rows] for field in fmt.fields}
+    result = scorer.score(**texts, input_format=fmt, batch_size=args.batch_size, progress_bar=not args.no_progress)
+    write_jsonl(args.output, ({**row, **scored} for (_, row), scored in zip(rows, result.records())))
+    means = result.mean()
+    truncated = sum(1 for cut in result.truncated if cut)
+    print(
+        f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "
+        f"{means['executability']:.4f} | Passability {means['passability']:.4f} | {truncated} truncated, "
+        f"{len(result.empty_predictions)} empty\n{result.signature}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _infer_format(rows, names) -> InputFormat:
+    has = {field: bool(rows) and all(isinstance(row, dict) and name in row for _, row in rows) for field, name in names.items()}
+    if has["reference"] and has["source"]:
+        return InputFormat.REF_NL
+    if has["source"]:
+        return InputFormat.NL
+    return InputFormat.REF
+
+
+def _row_errors(rows, fmt: InputFormat, names) -> list[tuple[int, str]]:
+    errors = []
+    for line, row in rows:
+        if not isinstance(row, dict):
+            errors.append((line, f"expected a JSON object, got {type(row).__name__}"))
+            continue
+        for field in fmt.fields:
+            name = names[field]
+            if name not in row:
+                errors.append((line, f"missing field {name!r} (needed by --format {fmt.value}; rename with --{field}-field)"))
+            elif not isinstance(row[name], str):
+                errors.append((line, f"field {name!r} is {type(row[name]).__name__}, not a string"))
+    return errors

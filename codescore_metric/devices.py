@@ -1,0 +1,62 @@
+"""Device and dtype choice for inference."""
+
+from __future__ import annotations
+
+import torch
+
+_DTYPES = {
+    "fp32": torch.float32, "float32": torch.float32, "float": torch.float32,
+    "bf16": torch.bfloat16, "bfloat16": torch.bfloat16,
+    "fp16": torch.float16, "float16": torch.float16, "half": torch.float16,
+}
+DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+
+
+def resolve_device(device: str | torch.device | None = None) -> torch.device:
+    """``None``/``"auto"`` picks cuda, then mps, then cpu; anything else must be a valid, available device."""
+    if device is None or device == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    try:
+        resolved = torch.device(device)
+    except (RuntimeError, TypeError) as error:
+        raise ValueError(f"device {device!r} is not a torch device; use 'cpu', 'cuda', 'cuda:1', 'mps' or None for auto") from error
+    if resolved.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} was asked for but CUDA is not available here; use device='cpu' or None")
+    if resolved.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device {device!r} was asked for but MPS is not available here; use device='cpu' or None")
+    return resolved
+
+
+def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
+    """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16' or a torch dtype."""
+    if dtype is None:
+        return torch.float32
+    if isinstance(dtype, torch.dtype):
+        if dtype not in DTYPE_NAMES:
+            raise ValueError(f"dtype {dtype} is not supported; use torch.float32, torch.bfloat16 or torch.float16")
+        resolved = dtype
+    elif isinstance(dtype, str) and dtype.lower() in _DTYPES:
+        resolved = _DTYPES[dtype.lower()]
+    else:
+        raise ValueError(f"dtype {dtype!r} is not known; use 'fp32', 'bf16' or 'fp16'")
+    if resolved == torch.bfloat16 and device.type == "cuda" and not torch.cuda.is_bf16_supported():
+        raise ValueError("dtype 'bf16' is not supported by this GPU; use 'fp16' or 'fp32'")
+    return resolved
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """True for CUDA/MPS out-of-memory errors, which a smaller batch may avoid."""
+    if isinstance(error, torch.OutOfMemoryError):
+        return True
+    return isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
+
+
+def free_accelerator_memory(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+    elif device.type == "mps":
+        torch.mps.empty_cache()

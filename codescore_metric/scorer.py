@@ -1,0 +1,195 @@
+"""`CodeScorer`: load a UniCE model once, then score generated code in length-sorted batches."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from codescore_metric import __version__
+from codescore_metric.checkpoints import LoadedCheckpoint, downloads_disabled, load_checkpoint
+from codescore_metric.devices import DTYPE_NAMES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
+from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
+from codescore_metric.formats import InputFormat
+from codescore_metric.inputs import choose_format, validate_inputs
+from codescore_metric.layer_mix import NORMALIZATIONS
+from codescore_metric.modeling import OUTPUT_NAMES
+
+logger = logging.getLogger(__name__)
+
+# Batch sizes: the authors scored batches of 100 (and batch statistics depend on them); 32 otherwise.
+REFERENCE_BATCH_SIZE = 100
+DEFAULT_BATCH_SIZE = 32
+
+_CACHE: dict[tuple, LoadedCheckpoint] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def clear_model_cache() -> None:
+    """Forget every loaded model (frees its memory once no scorer holds it)."""
+    with _CACHE_LOCK:
+        devices = {next(loaded.model.parameters()).device for loaded in _CACHE.values()}
+        _CACHE.clear()
+    for device in devices:
+        free_accelerator_memory(device)
+
+
+@dataclass
+class ScoreResult:
+    """Per-sample predictions in input order. ``truncated[i]`` maps a field to the number of its tokens cut."""
+
+    codescore: list[float]
+    executability: list[float]
+    passability: list[float]
+    truncated: list[dict[str, int]]
+    input_format: str
+    signature: str
+    empty_predictions: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.codescore)
+
+    def mean(self) -> dict[str, float]:
+        """Corpus means of the three predictions (``nan`` for no samples)."""
+        return {name: float(np.mean(getattr(self, name))) if len(self) else float("nan") for name in OUTPUT_NAMES}
+
+    def records(self) -> list[dict]:
+        """One dict per sample: the three predictions and, when something was cut, ``truncated``."""
+        rows = []
+        for index in range(len(self)):
+            row = {name: getattr(self, name)[index] for name in OUTPUT_NAMES}
+            if self.truncated[index]:
+                row["truncated"] = self.truncated[index]
+            rows.append(row)
+        return rows
+
+
+class CodeScorer:
+    """Scores generated code with a UniCE model: CodeScore (predicted PassRatio), Executability, Passability.
+
+    ``checkpoint``: ``None`` (the bundled default), a folder written by ``save_pretrained``, a Hub
+    repo id (``revision`` pins it), ``"dz1/CodeScore"`` or a local authors' ``.ckpt`` (their
+    backbone config and tokenizer come from ``encoder``). ``normalization`` overrides the model's
+    layer-mix statistics: ``"sample"`` (a score never depends on its batch) or ``"batch"`` (the
+    authors' batch statistics, with their batching, for parity). Models are cached per process.
+    """
+
+    def __init__(
+        self,
+        checkpoint: str | Path | None = None,
+        *,
+        revision: str | None = None,
+        device: str | torch.device | None = None,
+        dtype: str | torch.dtype | None = None,
+        normalization: str | None = None,
+        local_files_only: bool | None = None,
+        encoder: str | Path | None = None,
+    ):
+        if normalization is not None and normalization not in NORMALIZATIONS:
+            raise ValueError(f"normalization must be one of {NORMALIZATIONS} or None; got {normalization!r}")
+        self.device = resolve_device(device)
+        self.dtype = resolve_dtype(dtype, self.device)
+        loaded = _load_cached(checkpoint, revision, downloads_disabled(local_files_only), encoder, self.device, self.dtype)
+        self.model, self.tokenizer = loaded.model, loaded.tokenizer
+        self.model_id, self.revision = loaded.model_id, loaded.revision
+        self.config = self.model.config
+        self.normalization = normalization or self.config.normalization
+        self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
+
+    @classmethod
+    def from_pretrained(cls, checkpoint: str | Path | None = None, **kwargs) -> "CodeScorer":
+        """Same as ``CodeScorer(checkpoint, **kwargs)``."""
+        return cls(checkpoint, **kwargs)
+
+    def signature(self, input_format: str | InputFormat | None = None) -> str:
+        """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype."""
+        fmt = InputFormat.parse(input_format or self.config.default_input_format).value
+        return (
+            f"codescore|v:{__version__}|model:{self.model_id}@{self.revision}|fmt:{fmt}"
+            f"|profile:{self.config.encoding_profile}|len:{self.config.max_length}"
+            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}"
+        )
+
+    def score(
+        self,
+        predictions: list[str],
+        references: list[str] | None = None,
+        sources: list[str] | None = None,
+        input_format: str | InputFormat | None = None,
+        batch_size: int | None = None,
+        progress_bar: bool = False,
+    ) -> ScoreResult:
+        """Predict CodeScore, Executability and Passability for each prediction, in input order.
+
+        ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
+        task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
+        prediction scores 0 on all three without a model call.
+        """
+        fmt = choose_format(input_format, references, sources, self.config.default_input_format)
+        columns = validate_inputs(fmt, predictions, references, sources)
+        if batch_size is None:
+            batch_size = REFERENCE_BATCH_SIZE if self.normalization == "batch" else DEFAULT_BATCH_SIZE
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int; got {batch_size!r}")
+        encoded = self.encoder.encode(columns)
+        batches = self._batches(encoded, columns, batch_size)
+        outputs = np.zeros((len(encoded), len(OUTPUT_NAMES)), dtype=np.float64)
+        from tqdm.auto import tqdm
+
+        with torch.inference_mode(), tqdm(total=len(encoded), disable=not progress_bar, desc="CodeScore", unit="sample") as bar:
+            for indices in batches:
+                outputs[indices] = self._predict([encoded[i] for i in indices])
+                bar.update(len(indices))
+        empty = [i for i, text in enumerate(columns["prediction"]) if not text.strip()]
+        outputs[empty] = 0.0
+        return ScoreResult(
+            *(outputs[:, k].tolist() for k in range(len(OUTPUT_NAMES))),
+            truncated=[sample.dropped for sample in encoded],
+            input_format=fmt.value,
+            signature=self.signature(fmt),
+            empty_predictions=empty,
+        )
+
+    def _batches(self, encoded: list[EncodedSample], columns: dict[str, list[str]], batch_size: int) -> list[list[int]]:
+        if self.normalization == "batch":
+            # The authors' composition: np.argsort of the NL's character length (else the reference's).
+            key = columns.get("source", columns.get("reference", columns["prediction"]))
+            order = np.argsort([len(text) for text in key]).tolist()
+        else:
+            order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i].input_ids))
+        return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+
+    def _predict(self, samples: list[EncodedSample]) -> np.ndarray:
+        """Sigmoid outputs for one batch; on accelerator out-of-memory, halve the batch and retry."""
+        try:
+            batch = collate(samples, self.encoder.pad_id, self.encoder.pad_type_id)
+            batch = {name: tensor.to(self.device) for name, tensor in batch.items()}
+            if not self.config.segment_token_types:
+                batch.pop("token_type_ids")
+            logits = self.model(**batch, normalization=self.normalization)
+            return torch.sigmoid(logits.float()).cpu().numpy()
+        except (RuntimeError, torch.OutOfMemoryError) as error:
+            if not is_out_of_memory(error) or len(samples) == 1:
+                raise
+            free_accelerator_memory(self.device)
+            half = len(samples) // 2
+            logger.warning("out of memory on %d samples; retrying as %d + %d", len(samples), half, len(samples) - half)
+            if self.normalization == "batch":
+                logger.warning("smaller batches change batch-normalised scores slightly (normalization='batch')")
+            return np.concatenate([self._predict(samples[:half]), self._predict(samples[half:])])
+
+
+def _load_cached(checkpoint, revision, offline, encoder, device: torch.device, dtype: torch.dtype) -> LoadedCheckpoint:
+    identity = str(Path(checkpoint).expanduser().resolve()) if checkpoint is not None and Path(checkpoint).expanduser().exists() else checkpoint
+    key = (identity, revision, offline, str(encoder) if encoder else None, str(device), dtype)
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            loaded = load_checkpoint(checkpoint, revision=revision, local_files_only=offline, encoder=encoder)
+            loaded.model.to(device)
+            loaded.model.encoder.to(dtype)  # the layer mix and heads stay fp32
+            _CACHE[key] = loaded
+        return _CACHE[key]
