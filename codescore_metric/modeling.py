@@ -50,6 +50,7 @@ class UniCEConfig:
     def __post_init__(self):
         if not isinstance(self.encoder, dict) or "model_type" not in self.encoder:
             raise ValueError("UniCEConfig.encoder must be a transformers config dict that includes 'model_type'")
+        self.encoder = json.loads(json.dumps(self.encoder))  # the form it has after a save/load round trip
         if self.normalization not in NORMALIZATIONS:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}; got {self.normalization!r}")
         if self.head_type not in HEAD_TYPES:

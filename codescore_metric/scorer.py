@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ import numpy as np
 import torch
 
 from codescore_metric import __version__
-from codescore_metric.checkpoints import LoadedCheckpoint, downloads_disabled, load_checkpoint
+from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
 from codescore_metric.devices import DTYPE_NAMES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import InputFormat
@@ -140,10 +141,13 @@ class CodeScorer:
         outputs = np.zeros((len(encoded), len(OUTPUT_NAMES)), dtype=np.float64)
         from tqdm.auto import tqdm
 
+        self._memory_limit = batch_size  # lowered for the rest of the call after an out-of-memory error
         with torch.inference_mode(), tqdm(total=len(encoded), disable=not progress_bar, desc="CodeScore", unit="sample") as bar:
-            for indices in batches:
-                outputs[indices] = self._predict([encoded[i] for i in indices])
-                bar.update(len(indices))
+            for batch in batches:
+                for start in range(0, len(batch), self._memory_limit):
+                    indices = batch[start:start + self._memory_limit]
+                    outputs[indices] = self._predict([encoded[i] for i in indices])
+                    bar.update(len(indices))
         empty = [i for i, text in enumerate(columns["prediction"]) if not text.strip()]
         outputs[empty] = 0.0
         return ScoreResult(
@@ -164,7 +168,7 @@ class CodeScorer:
         return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
 
     def _predict(self, samples: list[EncodedSample]) -> np.ndarray:
-        """Sigmoid outputs for one batch; on accelerator out-of-memory, halve the batch and retry."""
+        """Sigmoid outputs for one batch; on accelerator out-of-memory, retry in halves (and keep the smaller size)."""
         try:
             batch = collate(samples, self.encoder.pad_id, self.encoder.pad_type_id)
             batch = {name: tensor.to(self.device) for name, tensor in batch.items()}
@@ -177,13 +181,15 @@ class CodeScorer:
                 raise
             free_accelerator_memory(self.device)
             half = len(samples) // 2
-            logger.warning("out of memory on %d samples; retrying as %d + %d", len(samples), half, len(samples) - half)
+            self._memory_limit = min(self._memory_limit, half)
+            logger.warning("out of memory on %d samples; continuing with at most %d per forward pass", len(samples), half)
             if self.normalization == "batch":
                 logger.warning("smaller batches change batch-normalised scores slightly (normalization='batch')")
-            return np.concatenate([self._predict(samples[:half]), self._predict(samples[half:])])
+            return np.concatenate([self._predict(samples[start:start + half]) for start in range(0, len(samples), half)])
 
 
 def _load_cached(checkpoint, revision, offline, encoder, device: torch.device, dtype: torch.dtype) -> LoadedCheckpoint:
+    checkpoint = checkpoint if checkpoint is not None else os.environ.get(CHECKPOINT_ENV)
     identity = str(Path(checkpoint).expanduser().resolve()) if checkpoint is not None and Path(checkpoint).expanduser().exists() else checkpoint
     key = (identity, revision, offline, str(encoder) if encoder else None, str(device), dtype)
     with _CACHE_LOCK:

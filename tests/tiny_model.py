@@ -21,7 +21,7 @@ def build_tiny_tokenizer(vocab_size: int = 300):
     from transformers import PreTrainedTokenizerFast
 
     bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(CORPUS, vocab_size=vocab_size, min_frequency=1, special_tokens=SPECIAL_TOKENS)
+    bpe.train_from_iterator(CORPUS, vocab_size=vocab_size, min_frequency=1, special_tokens=SPECIAL_TOKENS, show_progress=False)
     bpe._tokenizer.post_processor = processors.RobertaProcessing(("</s>", 2), ("<s>", 0))
     return PreTrainedTokenizerFast(
         tokenizer_object=bpe._tokenizer,
@@ -41,7 +41,7 @@ def tiny_encoder_config(vocab_size: int, max_length: int = 64, layers: int = 2, 
 
 
 def build_tiny_model(profile: str = "clean", max_length: int = 64, head_type: str = "separate", seed: int = 0, normalization: str = "sample"):
-    """(UniCEModel, tokenizer) with random weights; non-zero mix scalars so every layer matters."""
+    """(UniCEModel, tokenizer) with random weights; mix scalars set so that several layers count."""
     import torch
 
     from codescore_metric.modeling import UniCEConfig, UniCEModel
@@ -54,9 +54,15 @@ def build_tiny_model(profile: str = "clean", max_length: int = 64, head_type: st
         normalization=normalization, head_type=head_type, head_hidden_sizes=[48, 24],
     )
     model = UniCEModel(config)
-    with torch.no_grad():
+    with torch.no_grad():  # spread the outputs so that differences between inputs are visible
         for index, scalar in enumerate(model.mix.scalar_parameters):
             scalar.fill_(0.3 * index)
+        model.mix.gamma.fill_(2.0)
+        for name, parameter in model.named_parameters():
+            if name.startswith("head") and name.endswith("weight"):
+                parameter.normal_(0.0, 0.5)
+            elif "LayerNorm" in name:  # trained-looking norms, so batch and sample statistics differ
+                parameter.uniform_(0.5, 1.5) if name.endswith("weight") else parameter.normal_(0.0, 0.5)
     return model.eval(), tokenizer
 
 

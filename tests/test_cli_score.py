@@ -1,0 +1,64 @@
+"""`codescore score`: a jsonl file in, the same rows with predictions out; bad rows named by line."""
+
+import json
+
+import pytest
+
+from codescore_metric import CodeScorer
+from codescore_metric.cli import main
+from tests.tiny_model import build_tiny_model_dir
+
+ROWS = [
+    {"id": 1, "generated_code": "def add(a, b):\n    return a + b\n", "golden_code": "def add(a, b):\n    return a + b\n", "source": "Add two numbers."},
+    {"id": 2, "generated_code": "", "golden_code": "def f(): pass", "source": "Nothing."},
+    {"id": 3, "generated_code": "print(1)", "golden_code": "print(2)", "source": "Print two."},
+]
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return build_tiny_model_dir(tmp_path_factory.mktemp("cli-model"))
+
+
+def write(path, rows):
+    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows))
+    return path
+
+
+def test_scores_every_row_in_order_and_prints_a_summary(tmp_path, model_dir, capsys):
+    source = write(tmp_path / "in.jsonl", ROWS)
+    assert main(["score", str(source), "-o", str(tmp_path / "out.jsonl"), "--checkpoint", str(model_dir), "--no-progress"]) == 0
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    expected = CodeScorer(model_dir).score(*([row[k] for row in ROWS] for k in ("generated_code", "golden_code", "source")))
+    assert [row["id"] for row in out] == [1, 2, 3]
+    assert [row["codescore"] for row in out] == pytest.approx(expected.codescore)
+    assert out[1]["codescore"] == 0.0 and out[0]["source"] == ROWS[0]["source"]
+    err = capsys.readouterr().err
+    assert "scored 3 samples (ref_nl)" in err and "1 empty" in err and expected.signature in err
+
+
+def test_custom_field_names_and_format(tmp_path, model_dir, capsys):
+    rows = [{"completion": "x = 1", "task": "Set x."}]
+    source = write(tmp_path / "in.jsonl", rows)
+    args = ["score", str(source), "-o", str(tmp_path / "out.jsonl"), "--checkpoint", str(model_dir),
+            "--prediction-field", "completion", "--source-field", "task", "--format", "nl", "--no-progress"]
+    assert main(args) == 0
+    assert "codescore" in json.loads((tmp_path / "out.jsonl").read_text())
+    assert "(nl)" in capsys.readouterr().err
+
+
+def test_bad_rows_are_reported_with_line_numbers_and_nothing_is_written(tmp_path, model_dir, capsys):
+    source = write(tmp_path / "in.jsonl", [ROWS[0], "not json", {"generated_code": 3, "golden_code": "x", "source": "y"}, [1, 2]])
+    output = tmp_path / "out.jsonl"
+    assert main(["score", str(source), "-o", str(output), "--checkpoint", str(model_dir), "--format", "ref_nl"]) == 2
+    err = capsys.readouterr().err
+    assert f"{source}:2: not valid JSON" in err
+    assert f"{source}:3: field 'generated_code' is int" in err
+    assert f"{source}:4: expected a JSON object" in err
+    assert not output.exists()
+
+
+def test_missing_checkpoint_is_a_clean_error(tmp_path, capsys):
+    source = write(tmp_path / "in.jsonl", ROWS)
+    assert main(["score", str(source), "-o", str(tmp_path / "o.jsonl"), "--checkpoint", "./nowhere/model"]) == 2
+    assert "codescore score: error:" in capsys.readouterr().err

@@ -1,0 +1,143 @@
+"""Sparsemax, the layer mix, heads, and the save/load round trip."""
+
+import json
+
+import pytest
+import torch
+
+from codescore_metric.layer_mix import LayerMix, sparsemax
+from codescore_metric.modeling import UniCEConfig, UniCEModel
+from tests.tiny_model import build_tiny_model, tiny_encoder_config
+
+
+def sparsemax_by_bisection(z: torch.Tensor) -> torch.Tensor:
+    """Independent check: find tau with sum(max(z - tau, 0)) = 1 by bisection."""
+    low, high = float(z.min()) - 1.0, float(z.max())
+    for _ in range(200):
+        tau = (low + high) / 2
+        if torch.clamp(z - tau, min=0).sum() > 1:
+            low = tau
+        else:
+            high = tau
+    return torch.clamp(z - (low + high) / 2, min=0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sparsemax_is_the_simplex_projection(seed):
+    z = torch.randn(13, generator=torch.Generator().manual_seed(seed), dtype=torch.float64) * 2
+    weights = sparsemax(z)
+    assert torch.allclose(weights, sparsemax_by_bisection(z), atol=1e-9)
+    assert torch.isclose(weights.sum(), torch.tensor(1.0, dtype=torch.float64))
+    assert (weights >= 0).all()
+
+
+def test_sparsemax_gives_exact_zeros_and_uniform_for_ties():
+    assert sparsemax(torch.tensor([0.0, 0.0, 0.0, 0.0])).tolist() == [0.25] * 4
+    weights = sparsemax(torch.tensor([3.0, 0.0, -1.0]))
+    assert weights.tolist() == [1.0, 0.0, 0.0]
+
+
+def random_layers(batch=3, length=5, dim=4, layers=3, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    hidden = [torch.randn(batch, length, dim, generator=generator) * (k + 1) + k for k in range(layers)]
+    mask = torch.ones(batch, length, dtype=torch.long)
+    mask[0, 3:] = 0
+    mask[2, 4:] = 0
+    return hidden, mask
+
+
+def manual_mix(mix, hidden, mask, per_sample):
+    weights = sparsemax(torch.cat(list(mix.scalar_parameters)))
+    out = 0
+    for w, h in zip(weights, hidden):
+        rows = []
+        for b in range(h.shape[0]):
+            tokens = h[b][mask[b].bool()] if per_sample else h[mask.bool()]
+            mean, var = tokens.mean(), tokens.var(unbiased=False)
+            rows.append((h[b, 0] - mean) / torch.sqrt(var + 1e-12))
+        out = out + w * torch.stack(rows)
+    return mix.gamma * out
+
+
+@pytest.mark.parametrize("normalization", ["batch", "sample"])
+def test_layer_mix_matches_a_direct_computation(normalization):
+    hidden, mask = random_layers()
+    mix = LayerMix(3).eval()
+    with torch.no_grad():
+        for k, scalar in enumerate(mix.scalar_parameters):
+            scalar.fill_(0.4 * k)
+        mix.gamma.fill_(1.7)
+    got = mix(hidden, mask, normalization)
+    assert torch.allclose(got, manual_mix(mix, hidden, mask, per_sample=normalization == "sample"), atol=1e-5)
+
+
+def test_sample_normalization_ignores_neighbours_and_batch_normalization_does_not():
+    hidden, mask = random_layers()
+    mix = LayerMix(3).eval()
+    alone = mix([h[:1, :3] for h in hidden], mask[:1, :3], "sample")
+    assert torch.allclose(mix(hidden, mask, "sample")[:1], alone, atol=1e-6)
+    assert not torch.allclose(mix(hidden, mask, "batch")[:1], mix([h[:1, :3] for h in hidden], mask[:1, :3], "batch"), atol=1e-3)
+
+
+def test_layer_dropout_only_in_training():
+    mix = LayerMix(13, layer_dropout=0.5)
+    mix.eval()
+    assert torch.equal(mix.layer_weights(), mix.layer_weights())
+    mix.train()
+    torch.manual_seed(0)
+    draws = {tuple(mix.layer_weights().tolist()) for _ in range(20)}
+    assert len(draws) > 1
+
+
+@pytest.mark.parametrize("head_type", ["separate", "shared"])
+def test_save_and_load_round_trip_is_exact(tmp_path, head_type):
+    model, tokenizer = build_tiny_model(head_type=head_type)
+    model.save_pretrained(tmp_path)
+    loaded = UniCEModel.from_pretrained(tmp_path)
+    assert loaded.config == model.config
+    ids = torch.tensor([tokenizer("<s>def add(a, b): return a + b</s></s>x</s>")["input_ids"]])
+    batch = {"input_ids": ids, "attention_mask": torch.ones_like(ids), "token_type_ids": torch.zeros_like(ids)}
+    with torch.no_grad():
+        assert torch.equal(model(**batch), loaded(**batch))
+    assert model(**batch).shape == (1, 3)
+
+
+def test_strict_loading_names_missing_extra_and_misshapen_keys(tmp_path):
+    from safetensors.torch import load_file, save_file
+
+    model, _ = build_tiny_model()
+    model.save_pretrained(tmp_path)
+    state = load_file(str(tmp_path / "model.safetensors"))
+    state.pop("mix.gamma")
+    state["extra.weight"] = torch.zeros(1)
+    state["heads.codescore.0.bias"] = torch.zeros(7)
+    save_file(state, str(tmp_path / "model.safetensors"))
+    with pytest.raises(ValueError) as error:
+        UniCEModel.from_pretrained(tmp_path)
+    message = str(error.value)
+    assert "mix.gamma" in message and "extra.weight" in message and "heads.codescore.0.bias: (7,) != (48,)" in message
+
+
+def test_config_rejects_other_versions_and_unknown_keys(tmp_path):
+    model, _ = build_tiny_model()
+    model.save_pretrained(tmp_path)
+    data = json.loads((tmp_path / "config.json").read_text())
+    with pytest.raises(ValueError, match="codescore_config_version=2"):
+        UniCEConfig.from_dict({**data, "codescore_config_version": 2})
+    with pytest.raises(ValueError, match="unknown keys"):
+        UniCEConfig.from_dict({**data, "surprise": 1})
+    with pytest.raises(ValueError, match="model_type"):
+        UniCEConfig(encoder={"hidden_size": 4})
+    with pytest.raises(ValueError, match="normalization"):
+        UniCEConfig(encoder=tiny_encoder_config(50).to_dict(), normalization="layer")
+
+
+def test_missing_files_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="config.json"):
+        UniCEModel.from_pretrained(tmp_path)
+
+
+def test_encoder_is_built_without_pooler_or_download():
+    model, _ = build_tiny_model()
+    assert getattr(model.encoder, "pooler", None) is None
+    assert not any(key.startswith("encoder.pooler") for key in model.state_dict())

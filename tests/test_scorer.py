@@ -1,0 +1,151 @@
+"""CodeScorer: order, batching, formats, validation, caching, dtypes, out-of-memory back-off."""
+
+import numpy as np
+import pytest
+import torch
+
+from codescore_metric import CodeScorer, clear_model_cache
+from tests.tiny_model import build_tiny_model_dir
+
+PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a * b", "print(1)", "class Stack: pass", "for i in range(3): pass"]
+REFERENCES = ["def add(a, b):\n    return a + b\n"] * 2 + ["print(2)", "class Stack:\n    pass\n", "x = 1"]
+SOURCES = ["Add two numbers.", "Add two numbers.", "Print two.", "A stack.", "Loop three times, doing nothing at all here."]
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return build_tiny_model_dir(tmp_path_factory.mktemp("scorer-model"))
+
+
+@pytest.fixture(scope="module")
+def scorer(model_dir):
+    return CodeScorer(model_dir)
+
+
+def test_scores_are_probabilities_in_input_order(scorer):
+    result = scorer.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=2)
+    one_by_one = [scorer.score([p], [r], [s]).codescore[0] for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
+    assert result.codescore == pytest.approx(one_by_one, abs=1e-5)
+    assert len(set(np.round(result.codescore, 6))) == len(PREDICTIONS)  # the inputs really differ
+    for name in ("codescore", "executability", "passability"):
+        assert all(0.0 <= value <= 1.0 for value in getattr(result, name))
+
+
+def test_sample_mode_is_independent_of_batch_size_and_company(scorer):
+    base = scorer.score(PREDICTIONS, REFERENCES, batch_size=32).codescore
+    for batch_size in (1, 2, 3):
+        assert scorer.score(PREDICTIONS, REFERENCES, batch_size=batch_size).codescore == pytest.approx(base, abs=1e-5)
+    shuffled = [4, 2, 0, 3, 1]
+    again = scorer.score([PREDICTIONS[i] for i in shuffled], [REFERENCES[i] for i in shuffled]).codescore
+    assert again == pytest.approx([base[i] for i in shuffled], abs=1e-5)
+
+
+def test_formats_read_different_fields(scorer):
+    ref = scorer.score(PREDICTIONS, references=REFERENCES)
+    nl = scorer.score(PREDICTIONS, sources=SOURCES)
+    both = scorer.score(PREDICTIONS, REFERENCES, SOURCES)
+    assert (ref.input_format, nl.input_format, both.input_format) == ("ref", "nl", "ref_nl")
+    assert ref.codescore != nl.codescore != both.codescore
+    assert "fmt:nl" in nl.signature
+
+
+def test_empty_prediction_scores_zero_and_blank_reference_is_fine(scorer):
+    result = scorer.score(["", "   \n", "x = 1"], ["a", "b", ""])
+    assert result.codescore[:2] == [0.0, 0.0] and result.passability[:2] == [0.0, 0.0]
+    assert result.empty_predictions == [0, 1]
+    assert 0 < result.codescore[2] < 1
+
+
+def test_truncation_is_reported_per_field(scorer):
+    result = scorer.score(["x = 1 + 2 " * 100, "y = 2"], ["z = 3", "w = 4"])
+    assert result.truncated[0]["prediction"] > 0 and "reference" not in result.truncated[0]
+    assert result.truncated[1] == {}
+    assert result.records()[0]["truncated"] == result.truncated[0]
+    assert "truncated" not in result.records()[1]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(predictions=["a", "b"], references=["a"]), r"references has 1 items but predictions has 2"),
+        (dict(predictions=["a", None], references=["a", "b"]), r"predictions\[1\] is NoneType"),
+        (dict(predictions=["a"], references=[3]), r"references\[0\] is int"),
+        (dict(predictions="abc", references=["a"]), r"predictions must be a list of strings"),
+        (dict(predictions=["a"], references=["a"], input_format="ref_nl"), r"needs sources"),
+        (dict(predictions=["a"], references=["a"], input_format="nl"), r"does not read them"),
+        (dict(predictions=["a"], references=["a"], input_format="python"), r"input_format 'python' is not known"),
+        (dict(predictions=["a"], references=["a"], batch_size=0), r"batch_size must be a positive int"),
+    ],
+)
+def test_bad_input_is_named(scorer, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        scorer.score(**kwargs)
+
+
+def test_format_spellings(scorer):
+    assert scorer.score(["a"], ["b"], ["c"], input_format="Ref&NL").input_format == "ref_nl"
+    assert scorer.score(["a"], sources=["c"], input_format="nl-only").input_format == "nl"
+
+
+def test_models_are_cached_per_process(model_dir):
+    first, second = CodeScorer(model_dir), CodeScorer.from_pretrained(str(model_dir))
+    assert first.model is second.model
+    assert CodeScorer(model_dir, dtype="bf16").model is not first.model
+    clear_model_cache()
+    assert CodeScorer(model_dir).model is not first.model
+
+
+def test_bf16_is_close_to_fp32(model_dir):
+    fp32 = CodeScorer(model_dir).score(PREDICTIONS, REFERENCES, SOURCES)
+    bf16 = CodeScorer(model_dir, dtype="bf16").score(PREDICTIONS, REFERENCES, SOURCES)
+    assert "dtype:bf16" in bf16.signature
+    assert np.max(np.abs(np.array(fp32.codescore) - np.array(bf16.codescore))) < 0.02
+
+
+def test_signature_names_version_model_and_settings(scorer, model_dir):
+    from codescore_metric import __version__
+
+    assert scorer.signature("ref") == (
+        f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32"
+    )
+
+
+def test_out_of_memory_halves_the_batch(model_dir, monkeypatch):
+    scorer = CodeScorer(model_dir)
+    expected = scorer.score(PREDICTIONS, REFERENCES).codescore
+    forward = type(scorer.model).forward
+    sizes = []
+
+    def small_memory(self, input_ids, *args, **kwargs):
+        sizes.append(input_ids.shape[0])
+        if input_ids.shape[0] > 2:
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return forward(self, input_ids, *args, **kwargs)
+
+    monkeypatch.setattr(type(scorer.model), "forward", small_memory)
+    assert scorer.score(PREDICTIONS, REFERENCES, batch_size=5).codescore == pytest.approx(expected, abs=1e-5)
+    assert sizes == [5, 2, 2, 1]  # 5 fails; then at most 2 per forward for the rest of the call
+    sizes.clear()
+    assert scorer.score(PREDICTIONS * 2, REFERENCES * 2, batch_size=4).codescore == pytest.approx(expected * 2, abs=1e-5)
+    assert sizes == [4, 2, 2, 2, 2, 2]
+
+
+def test_other_runtime_errors_are_not_retried(model_dir, monkeypatch):
+    scorer = CodeScorer(model_dir)
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("shape mismatch")
+
+    monkeypatch.setattr(type(scorer.model), "forward", broken)
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        scorer.score(["a", "b"], ["c", "d"])
+
+
+def test_device_and_dtype_errors(model_dir):
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="CUDA is not available"):
+            CodeScorer(model_dir, device="cuda")
+    with pytest.raises(ValueError, match="dtype 'int8' is not known"):
+        CodeScorer(model_dir, dtype="int8")
+    with pytest.raises(ValueError, match="normalization"):
+        CodeScorer(model_dir, normalization="layer")
