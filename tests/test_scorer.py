@@ -149,3 +149,23 @@ def test_device_and_dtype_errors(model_dir):
         CodeScorer(model_dir, dtype="int8")
     with pytest.raises(ValueError, match="normalization"):
         CodeScorer(model_dir, normalization="layer")
+
+
+def test_bert_family_encoder_with_single_separator(tmp_path):
+    from transformers import BertConfig
+
+    from codescore_metric.encoding import detect_separator_tokens
+    from codescore_metric.modeling import UniCEConfig, UniCEModel
+    from tests.test_encoding import word_tokenizer
+
+    tokenizer = word_tokenizer(separators=1)
+    encoder = BertConfig(vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32, max_position_embeddings=32, pad_token_id=1)
+    config = UniCEConfig(encoder=encoder.to_dict(), max_length=32, separator_tokens=detect_separator_tokens(tokenizer),
+                         head_hidden_sizes=[8])
+    UniCEModel(config).save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    scorer = CodeScorer(tmp_path)
+    result = scorer.score(["w1 w2 w3", "w4"], ["w1 w2", "w5"], ["w9", "w8 w7"])
+    assert len(scorer.model.mix.scalar_parameters) == 2 and config.separator_tokens == 1
+    assert all(0 < value < 1 for value in result.codescore)
