@@ -87,6 +87,8 @@ class SegmentEncoder:
     def encode(self, fields: dict[str, list[str]]) -> list[EncodedSample]:
         """Encode column-wise texts; ``fields`` maps field names (in segment order) to equal-length lists."""
         names = list(fields)
+        if not fields[names[0]]:
+            return []
         columns = [self._tokenize(fields[name]) for name in names]
         join = self._join_reference if self.spec.profile == "reference" else self._join_clean
         return [join(names, [column[i] for column in columns]) for i in range(len(columns[0]))]

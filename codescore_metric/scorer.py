@@ -90,21 +90,34 @@ class CodeScorer:
         local_files_only: bool | None = None,
         encoder: str | Path | None = None,
     ):
-        if normalization is not None and normalization not in NORMALIZATIONS:
-            raise ValueError(f"normalization must be one of {NORMALIZATIONS} or None; got {normalization!r}")
+        _check_normalization(normalization)
         self.device = resolve_device(device)
         self.dtype = resolve_dtype(dtype, self.device)
         loaded = _load_cached(checkpoint, revision, downloads_disabled(local_files_only), encoder, self.device, self.dtype)
         self.model, self.tokenizer = loaded.model, loaded.tokenizer
         self.model_id, self.revision = loaded.model_id, loaded.revision
-        self.config = self.model.config
-        self.normalization = normalization or self.config.normalization
-        self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
+        self._configure(normalization)
 
     @classmethod
     def from_pretrained(cls, checkpoint: str | Path | None = None, **kwargs) -> "CodeScorer":
         """Same as ``CodeScorer(checkpoint, **kwargs)``."""
         return cls(checkpoint, **kwargs)
+
+    @classmethod
+    def from_model(cls, model, tokenizer, model_id: str = "unsaved", revision: str = "local", normalization: str | None = None) -> "CodeScorer":
+        """Wrap a model already in memory (e.g. during training); it stays on its device and dtype, uncached."""
+        _check_normalization(normalization)
+        scorer = cls.__new__(cls)
+        parameter = next(model.parameters())
+        scorer.device, scorer.dtype = parameter.device, next(model.encoder.parameters()).dtype
+        scorer.model, scorer.tokenizer, scorer.model_id, scorer.revision = model, tokenizer, model_id, revision
+        scorer._configure(normalization)
+        return scorer
+
+    def _configure(self, normalization: str | None) -> None:
+        self.config = self.model.config
+        self.normalization = normalization or self.config.normalization
+        self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
 
     def signature(self, input_format: str | InputFormat | None = None) -> str:
         """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype."""
@@ -186,6 +199,11 @@ class CodeScorer:
             if self.normalization == "batch":
                 logger.warning("smaller batches change batch-normalised scores slightly (normalization='batch')")
             return np.concatenate([self._predict(samples[start:start + half]) for start in range(0, len(samples), half)])
+
+
+def _check_normalization(normalization: str | None) -> None:
+    if normalization is not None and normalization not in NORMALIZATIONS:
+        raise ValueError(f"normalization must be one of {NORMALIZATIONS} or None; got {normalization!r}")
 
 
 def _load_cached(checkpoint, revision, offline, encoder, device: torch.device, dtype: torch.dtype) -> LoadedCheckpoint:

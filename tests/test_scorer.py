@@ -169,3 +169,8 @@ def test_bert_family_encoder_with_single_separator(tmp_path):
     result = scorer.score(["w1 w2 w3", "w4"], ["w1 w2", "w5"], ["w9", "w8 w7"])
     assert len(scorer.model.mix.scalar_parameters) == 2 and config.separator_tokens == 1
     assert all(0 < value < 1 for value in result.codescore)
+
+
+def test_no_samples_gives_an_empty_result(scorer):
+    result = scorer.score([], [])
+    assert len(result) == 0 and result.codescore == [] and np.isnan(result.mean()["codescore"])

@@ -1,0 +1,278 @@
+"""Result assembly and plain-language readings shared by the `evaluate` metric and the Gradio app.
+
+Everything here works on plain Python values and a `ScoreResult`-like object (anything with
+``codescore``, ``executability``, ``passability``, ``truncated``, ``input_format`` and
+``signature`` attributes), so it is tested without `evaluate`, `gradio` or a model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from codescore_metric import baselines
+
+__all__ = [
+    "SCORE_KEYS",
+    "DEFAULT_FIELDS",
+    "metric_result",
+    "reading",
+    "score_single",
+    "truncation_note",
+    "load_records",
+    "score_records",
+]
+
+SCORE_KEYS = ("codescore", "executability", "passability")
+# Record field names read by `codescore score` and the app's file tab.
+DEFAULT_FIELDS = {"prediction": "generated_code", "reference": "golden_code", "source": "source"}
+
+
+def _mean(values: Sequence[float]) -> float:
+    return float(sum(values) / len(values)) if values else float("nan")
+
+
+def truncation_note(truncated: Sequence[dict]) -> str:
+    """One sentence on how many samples were cut to the model's maximum length ('' if none)."""
+    cut = [t for t in truncated if t]
+    if not cut:
+        return ""
+    fields: dict[str, int] = {}
+    for t in cut:
+        for name, n in t.items():
+            fields[name] = fields.get(name, 0) + int(n)
+    detail = ", ".join(f"{n} tokens of {name}" for name, n in sorted(fields.items()))
+    if len(truncated) == 1:
+        return (
+            f"The input was longer than the model's maximum and was truncated ({detail} dropped); "
+            "the scores only reflect the part the model read."
+        )
+    return (
+        f"{len(cut)} of {len(truncated)} sample(s) were longer than the model's maximum input and "
+        f"were truncated ({detail} dropped); their scores only reflect the part the model read."
+    )
+
+
+def metric_result(
+    result,
+    predictions: Sequence[str],
+    references: Sequence[str] | None = None,
+    *,
+    bleu: bool = True,
+    codebleu: bool = True,
+    lang: str = "python",
+    return_per_sample: bool = True,
+) -> dict:
+    """The dictionary `CodeScore.compute` returns.
+
+    Flat floats: ``codescore``, ``executability``, ``passability`` (means over samples) and, when
+    references are given, ``exact_match``, corpus ``bleu`` and corpus ``codebleu``; ``num_truncated``
+    (int) and ``signature`` (str). With ``return_per_sample`` the per-sample lists are added as
+    ``<name>_per_sample`` (sentence-level BLEU/CodeBLEU) plus ``truncated`` (tokens dropped per
+    field, per sample). An empty input gives NaN means and empty lists.
+    """
+    out: dict = {key: _mean(getattr(result, key)) for key in SCORE_KEYS}
+    per_sample: dict = {f"{key}_per_sample": [float(v) for v in getattr(result, key)] for key in SCORE_KEYS}
+    have_refs = references is not None and len(predictions) > 0
+    if have_refs:
+        em = baselines.exact_match(predictions, references)
+        out["exact_match"] = _mean(em)
+        per_sample["exact_match_per_sample"] = em
+        if bleu:
+            out["bleu"] = baselines.corpus_bleu(predictions, references)
+            per_sample["bleu_per_sample"] = baselines.sentence_bleu(predictions, references)
+        if codebleu:
+            out["codebleu"] = baselines.corpus_codebleu(predictions, references, lang=lang)["codebleu"]
+            per_sample["codebleu_per_sample"] = baselines.sentence_codebleu(
+                predictions, references, lang=lang
+            )
+    out["num_truncated"] = sum(1 for t in result.truncated if t)
+    if return_per_sample:
+        out.update(per_sample)
+        out["truncated"] = [dict(t) for t in result.truncated]
+    out["signature"] = result.signature
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def reading(codescore: float, executability: float, passability: float, truncated: dict | None = None) -> str:
+    """A short plain-language reading of one sample's (or one mean's) three scores."""
+    for name, value in (("codescore", codescore), ("executability", executability), ("passability", passability)):
+        if not isinstance(value, (int, float)) or math.isnan(value) or not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+    if executability < 0.5 and codescore >= 0.5:
+        verdict = (
+            f"Mixed signals: the model expects it to pass about {_pct(codescore)} of the tests, but "
+            f"gives only a {_pct(executability)} chance that it runs without an error; check it by hand."
+        )
+    elif executability < 0.5:
+        verdict = (
+            f"Likely broken: the model gives only a {_pct(executability)} chance that this code runs "
+            "without an error, so it probably fails most tests."
+        )
+    elif codescore >= 0.8:
+        verdict = f"Likely correct: the model expects it to pass about {_pct(codescore)} of the tests."
+    elif codescore >= 0.4:
+        verdict = (
+            f"Partly correct: it probably runs, but the model expects it to pass only about "
+            f"{_pct(codescore)} of the tests; check edge cases."
+        )
+    else:
+        verdict = (
+            f"Probably wrong: it probably runs, but the model expects it to pass only about "
+            f"{_pct(codescore)} of the tests."
+        )
+    text = (
+        f"{verdict} Chance of passing every test: {_pct(passability)}. "
+        "These are estimates from a learned model; the code was not executed."
+    )
+    note = truncation_note([truncated]) if truncated else ""
+    return f"{text} {note}" if note else text
+
+
+def score_single(
+    scorer,
+    generated: str,
+    reference: str = "",
+    source: str = "",
+    input_format: str = "ref_nl",
+    *,
+    lang: str = "python",
+) -> dict:
+    """Score one sample as the app shows it: the three estimates, BLEU and CodeBLEU (None without
+    a reference), a plain-language ``reading`` and the ``signature``.
+
+    Only the fields the format reads go to the model; BLEU/CodeBLEU use the reference whenever one
+    is given. Raises ValueError with a message meant for the user on missing input.
+    """
+    from codescore_metric.formats import InputFormat
+
+    fmt = InputFormat.parse(input_format)
+    texts = {"prediction": generated, "reference": reference, "source": source}
+    labels = {"prediction": "the generated code", "reference": "the reference code", "source": "the task description (NL)"}
+    for field in fmt.fields:
+        if not isinstance(texts[field], str) or not texts[field].strip():
+            raise ValueError(f"Enter {labels[field]}: the {fmt.value!r} format reads it.")
+    result = scorer.score(
+        [generated],
+        references=[reference] if "reference" in fmt.fields else None,
+        sources=[source] if "source" in fmt.fields else None,
+        input_format=fmt.value,
+    )
+    has_ref = isinstance(reference, str) and bool(reference.strip())
+    full = metric_result(result, [generated], [reference] if has_ref else None)
+    out = {key: full[f"{key}_per_sample"][0] for key in SCORE_KEYS}
+    out["bleu"] = full["bleu_per_sample"][0] if has_ref else None
+    out["codebleu"] = full["codebleu_per_sample"][0] if has_ref else None
+    out["reading"] = reading(*(out[key] for key in SCORE_KEYS), truncated=full["truncated"][0])
+    out["signature"] = full["signature"]
+    return out
+
+
+# --------------------------------------------------------------------------- jsonl files
+def load_records(path: str | Path) -> list[dict]:
+    """Read a jsonl file of JSON objects; bad lines raise one ValueError listing ``file:line``."""
+    from codescore_metric.jsonl import format_errors, read_jsonl
+
+    rows, errors = read_jsonl(path)
+    errors += [(line, f"expected a JSON object, got {type(row).__name__}") for line, row in rows if not isinstance(row, dict)]
+    if errors:
+        raise ValueError(f"{len(errors)} bad line(s); nothing was scored:\n{format_errors(Path(path).name, errors)}")
+    return [row for _, row in rows]
+
+
+def _column(records: Sequence[dict], key: str, what: str) -> list[str]:
+    values = []
+    for i, record in enumerate(records):
+        if key not in record:
+            raise ValueError(
+                f"record {i + 1} has no {key!r} field (the {what}); present fields: {sorted(record)}"
+            )
+        value = record[key]
+        if not isinstance(value, str):
+            raise ValueError(f"record {i + 1}: field {key!r} must be a string, got {type(value).__name__}")
+        values.append(value)
+    return values
+
+
+def score_records(
+    scorer,
+    records: Sequence[dict],
+    input_format: str,
+    *,
+    fields: dict[str, str] | None = None,
+    bleu: bool = True,
+    codebleu: bool = True,
+    lang: str = "python",
+    chunk_size: int = 32,
+    batch_size: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[dict], dict]:
+    """Score records in chunks (calling ``on_progress(done, total)``) and return
+    ``(records with scores added, summary from metric_result without per-sample lists)``.
+
+    Chunks do not change scores in the default ``normalization="sample"`` mode; a scorer in
+    ``"batch"`` mode is called once on everything (progress then jumps from 0 to done).
+    ``input_format`` is "ref", "nl" or "ref_nl"; ``fields`` maps "prediction"/"reference"/"source"
+    to record keys (default: generated_code / golden_code / source).
+    """
+    from codescore_metric.formats import InputFormat
+
+    fmt = InputFormat.parse(input_format)
+    names = {**DEFAULT_FIELDS, **(fields or {})}
+    if not records:
+        raise ValueError("the file holds no records")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be >= 1, got {chunk_size}")
+    preds = _column(records, names["prediction"], "generated code")
+    refs = _column(records, names["reference"], "reference code") if "reference" in fmt.fields else None
+    srcs = _column(records, names["source"], "task description") if "source" in fmt.fields else None
+
+    total = len(preds)
+    if getattr(scorer, "normalization", None) == "batch":
+        chunk_size = total  # batch statistics depend on the whole, length-sorted input: one call
+    parts = []
+    if on_progress:
+        on_progress(0, total)
+    for start in range(0, total, chunk_size):
+        end = min(start + chunk_size, total)
+        parts.append(
+            scorer.score(
+                preds[start:end],
+                references=refs[start:end] if refs is not None else None,
+                sources=srcs[start:end] if srcs is not None else None,
+                input_format=fmt.value,
+                batch_size=batch_size,
+            )
+        )
+        if on_progress:
+            on_progress(end, total)
+    merged = _Merged(parts)
+    summary = metric_result(
+        merged, preds, refs, bleu=bleu, codebleu=codebleu, lang=lang, return_per_sample=True
+    )
+    scored = []
+    for i, record in enumerate(records):
+        row = dict(record)
+        for key in SCORE_KEYS + ("bleu", "codebleu", "exact_match"):
+            if f"{key}_per_sample" in summary:
+                row[key] = summary[f"{key}_per_sample"][i]
+        if summary["truncated"][i]:
+            row["truncated"] = summary["truncated"][i]
+        scored.append(row)
+    summary = {k: v for k, v in summary.items() if not k.endswith("_per_sample") and k != "truncated"}
+    return scored, summary
+
+
+class _Merged:
+    """Concatenation of several chunk results, with the ScoreResult attributes report needs."""
+
+    def __init__(self, parts):
+        for key in SCORE_KEYS + ("truncated",):
+            setattr(self, key, [v for p in parts for v in getattr(p, key)])
+        self.signature = parts[0].signature
+        self.input_format = parts[0].input_format
