@@ -1,0 +1,67 @@
+"""`codescore train`: train a UniCE model (all three input formats per example) from execution-labelled data."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("train", help="train a CodeScore (UniCE) model", description=__doc__)
+    data = parser.add_argument_group("data (a `codescore build-data` folder, or two jsonl files)")
+    data.add_argument("--data", help="datasets folder with train and validation splits")
+    data.add_argument("--train", help="training jsonl (generated_code, golden_code, source, pass_ratio, executable, all_pass)")
+    data.add_argument("--validation", help="validation jsonl, same fields")
+    parser.add_argument("--backbone", required=True, help="pretrained encoder: local folder or Hub id (e.g. microsoft/unixcoder-base)")
+    parser.add_argument("--output", required=True, help="folder for the best model, its tokenizer and training history")
+    parser.add_argument("--model-id", default="codescore-trained", help="name recorded in the model's signature")
+    parser.add_argument("--max-length", type=int, help="input tokens (default: all the backbone's positions)")
+    parser.add_argument("--head-hidden", type=int, nargs="+", default=[512], help="hidden sizes of each head's MLP")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--gradient-accumulation", type=int, default=1)
+    parser.add_argument("--encoder-lr", type=float, default=5e-5)
+    parser.add_argument("--head-lr", type=float, default=5e-4)
+    parser.add_argument("--layer-decay", type=float, default=0.95)
+    parser.add_argument("--warmup-ratio", type=float, default=0.1)
+    parser.add_argument("--freeze-embeddings", action="store_true")
+    parser.add_argument("--bf16", action="store_true", help="bf16 autocast (CPU)")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
+    parser.add_argument("--select-metric", default="spearman", choices=["kendall", "spearman", "pearson", "neg_mae"])
+    parser.add_argument("--patience", type=int, default=2, help="epochs without improvement before stopping")
+    parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
+    parser.add_argument("--threads", type=int, help="torch CPU threads")
+    parser.add_argument("--push-to-hub", metavar="REPO_ID", help="upload the best model to this Hub repo")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import torch
+
+    from codescore_metric.training.backbone import model_from_backbone
+    from codescore_metric.training.examples import load_split
+    from codescore_metric.training.trainer import TrainingArguments, push_to_hub, train
+
+    if args.data and (args.train or args.validation) or not args.data and not (args.train and args.validation):
+        raise ValueError("give either --data FOLDER or both --train and --validation")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    train_examples = load_split(args.data or args.train, "train")
+    validation_examples = load_split(args.data or args.validation, "validation")
+    settings = TrainingArguments(
+        output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
+        encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
+        freeze_embeddings=args.freeze_embeddings, bf16=args.bf16, seed=args.seed, formats=tuple(args.formats),
+        select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps,
+    )
+    torch.manual_seed(args.seed)
+    model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden)
+    history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
+    best = history["epochs"][history["best_epoch"] - 1]
+    summary = " | ".join(f"{fmt}: tau {m['kendall']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())
+    print(f"best epoch {history['best_epoch']} saved to {args.output}: {summary}", file=sys.stderr)
+    if args.push_to_hub:
+        print(f"pushed: {push_to_hub(args.output, args.push_to_hub)}", file=sys.stderr)
+    return 0

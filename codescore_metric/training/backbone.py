@@ -1,0 +1,51 @@
+"""Start a UniCE model from a pretrained transformers encoder (a local folder or a Hub id)."""
+
+from __future__ import annotations
+
+from codescore_metric.encoding import detect_separator_tokens
+from codescore_metric.modeling import UniCEConfig, UniCEModel
+
+# Families whose position ids start after the padding index, so two positions are never usable.
+_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "longformer"}
+
+
+def usable_length(encoder_config) -> int:
+    """The longest input the backbone's position embeddings allow."""
+    offset = 2 if encoder_config.model_type in _OFFSET_POSITIONS else 0
+    return encoder_config.max_position_embeddings - offset
+
+
+def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, **config_overrides):
+    """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads."""
+    from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+    from codescore_metric.checkpoints import downloads_disabled
+
+    offline = downloads_disabled(local_files_only)
+    try:
+        encoder_config = AutoConfig.from_pretrained(backbone, local_files_only=offline)
+        tokenizer = AutoTokenizer.from_pretrained(backbone, local_files_only=offline)
+        pretrained = AutoModel.from_pretrained(backbone, local_files_only=offline)
+    except (OSError, ValueError) as error:
+        raise OSError(f"cannot load the backbone {backbone!r} (config, tokenizer and weights are needed): {error}") from error
+    limit = usable_length(encoder_config)
+    if max_length is not None and max_length > limit:
+        raise ValueError(f"max_length {max_length} is longer than the {limit} positions {backbone} has")
+    config = UniCEConfig(
+        encoder=encoder_config.to_dict(),
+        encoding_profile="clean",
+        max_length=max_length or limit,
+        separator_tokens=detect_separator_tokens(tokenizer),
+        segment_token_types=getattr(encoder_config, "type_vocab_size", 0) >= 2,
+        head_type=head_type,
+        head_hidden_sizes=list(head_hidden_sizes),
+        dropout=dropout,
+        provenance={"backbone": str(backbone)},
+        **config_overrides,
+    )
+    model = UniCEModel(config)
+    weights = {key: value for key, value in pretrained.state_dict().items() if not key.startswith("pooler.")}
+    missing, unexpected = model.encoder.load_state_dict(weights, strict=False)
+    if missing or unexpected:
+        raise ValueError(f"the weights of {backbone} do not fit its own config: missing {missing[:5]}, unexpected {unexpected[:5]}")
+    return model, tokenizer

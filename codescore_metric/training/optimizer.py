@@ -1,0 +1,44 @@
+"""AdamW parameter groups with layer-wise learning-rate decay, top layer first (COMET 1.2's inversion fixed)."""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+_LAYER = re.compile(r"\.layers?\.(\d+)\.")
+
+
+def parameter_groups(model, encoder_lr: float, head_lr: float, layer_decay: float = 0.95, weight_decay: float = 0.01, freeze_embeddings: bool = False) -> list[dict]:
+    """Groups for AdamW: layer i (0-based) of L gets ``encoder_lr * decay**(L - 1 - i)``, embeddings ``decay**L``.
+
+    The mix and heads get ``head_lr``. Biases and norm weights get no weight decay. With
+    ``freeze_embeddings`` the embedding parameters stop requiring gradients.
+    """
+    num_layers = model.encoder.config.num_hidden_layers
+    groups: dict[tuple[float, float], list] = {}
+    for name, parameter in model.named_parameters():
+        if name.startswith("encoder.") and "embeddings" in name and freeze_embeddings:
+            parameter.requires_grad_(False)
+        if not parameter.requires_grad:
+            continue
+        if name.startswith("encoder."):
+            match = _LAYER.search(name)
+            depth = int(match.group(1)) if match else (-1 if "embeddings" in name else num_layers - 1)
+            lr = encoder_lr * layer_decay ** (num_layers - 1 - depth)
+        else:
+            lr = head_lr
+        decay = 0.0 if parameter.ndim < 2 else weight_decay
+        groups.setdefault((lr, decay), []).append(parameter)
+    return [{"params": params, "lr": lr, "weight_decay": decay} for (lr, decay), params in groups.items()]
+
+
+def linear_schedule(optimizer, warmup_steps: int, total_steps: int):
+    """Linear warm-up to the base learning rates, then linear decay to zero."""
+
+    def factor(step: int) -> float:
+        if step < warmup_steps:
+            return (step + 1) / max(1, warmup_steps)
+        return max(0.0, (total_steps - step) / max(1, total_steps - warmup_steps))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)

@@ -1,0 +1,113 @@
+"""UniCE training: loss, learning-rate groups, data checks, and a tiny end-to-end run through the CLI."""
+
+import json
+import math
+
+import pytest
+import torch
+
+from codescore_metric.cli import main
+from codescore_metric.training.examples import check_rows
+from codescore_metric.training.objective import LossWeights, unice_loss
+from codescore_metric.training.optimizer import parameter_groups
+from tests.tiny_model import build_tiny_model, build_tiny_tokenizer, tiny_encoder_config
+
+
+def test_loss_is_squared_error_plus_bce_on_logits():
+    logits = torch.tensor([[0.0, 2.0, -1.0], [1.0, -3.0, 0.5]])
+    pass_ratio, executable, all_pass = torch.tensor([0.5, 1.0]), torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])
+    sigmoid = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+    bce = lambda z, y: -(y * math.log(sigmoid(z)) + (1 - y) * math.log(1 - sigmoid(z)))  # noqa: E731
+    expected = ((sigmoid(0.0) - 0.5) ** 2 + (sigmoid(1.0) - 1.0) ** 2) / 2
+    expected += (bce(2.0, 1) + bce(-3.0, 0)) / 2 + 0.5 * (bce(-1.0, 0) + bce(0.5, 1)) / 2
+    got = unice_loss(logits, pass_ratio, executable, all_pass, LossWeights(1.0, 1.0, 0.5))
+    assert float(got) == pytest.approx(expected, rel=1e-6)
+
+
+def test_layer_decay_gives_the_top_layer_the_largest_rate_and_can_freeze_embeddings():
+    model, _ = build_tiny_model()
+    groups = parameter_groups(model, encoder_lr=1.0, head_lr=10.0, layer_decay=0.5, freeze_embeddings=True)
+    rate = {id(p): g["lr"] for g in groups for p in g["params"]}
+    named = dict(model.named_parameters())
+    assert rate[id(named["encoder.encoder.layer.1.output.dense.weight"])] == 1.0
+    assert rate[id(named["encoder.encoder.layer.0.output.dense.weight"])] == 0.5
+    assert rate[id(named["mix.gamma"])] == 10.0
+    assert not named["encoder.embeddings.word_embeddings.weight"].requires_grad
+    assert id(named["encoder.embeddings.word_embeddings.weight"]) not in rate
+    decay = {id(p): g["weight_decay"] for g in groups for p in g["params"]}
+    assert decay[id(named["encoder.encoder.layer.0.output.dense.bias"])] == 0.0
+
+
+def test_rows_are_checked_with_the_row_and_field_named():
+    good = {"generated_code": "x", "golden_code": "y", "source": "z", "pass_ratio": 0.5, "executable": True, "all_pass": 0}
+    assert check_rows([good], "data").labels.tolist() == [[0.5, 1.0, 0.0]]
+    with pytest.raises(ValueError, match="row 1: field 'pass_ratio' must be a number in"):
+        check_rows([good, {**good, "pass_ratio": 1.5}], "data")
+    with pytest.raises(ValueError, match="row 0: field 'source' must be a string"):
+        check_rows([{**good, "source": None}], "data")
+
+
+def make_rows(count, seed):
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for index in range(count):
+        right = rng.random() < 0.5
+        code = "def add(a, b):\n    return a + b\n" if right else rng.choice(["def add(a, b):\n    return a - b\n", "print(", "class Stack: pass"])
+        ratio = 1.0 if right else rng.choice([0.0, 0.3])
+        rows.append({"task_id": f"t{index % 5}", "generated_code": code, "golden_code": "def add(a, b):\n    return a + b\n",
+                     "source": "Add two numbers.", "pass_ratio": ratio, "executable": code != "print(", "all_pass": right})
+    return rows
+
+
+@pytest.fixture
+def backbone_dir(tmp_path):
+    """A tiny 'pretrained' RoBERTa encoder saved the transformers way."""
+    from transformers import RobertaModel
+
+    tokenizer = build_tiny_tokenizer()
+    torch.manual_seed(0)
+    path = tmp_path / "backbone"
+    RobertaModel(tiny_encoder_config(len(tokenizer), max_length=64)).save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, backbone_dir):
+    for split, count, seed in (("train", 32, 0), ("validation", 16, 1)):
+        (tmp_path / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(count, seed)))
+    output = tmp_path / "model"
+    args = ["train", "--train", str(tmp_path / "train.jsonl"), "--validation", str(tmp_path / "validation.jsonl"),
+            "--backbone", str(backbone_dir), "--output", str(output), "--epochs", "4", "--batch-size", "8",
+            "--head-hidden", "16", "--encoder-lr", "1e-3", "--head-lr", "3e-3", "--model-id", "tiny-trained", "--patience", "4"]
+    assert main(args) == 0
+    history = json.loads((output / "training_history.json").read_text())
+    losses = [epoch["train_loss"] for epoch in history["epochs"]]
+    assert losses[-1] < losses[0]
+    best = history["epochs"][history["best_epoch"] - 1]["validation"]
+    assert set(best) == {"ref", "nl", "ref_nl"} and best["ref"]["spearman"] > 0.5
+
+    from codescore_metric import CodeScorer
+
+    scorer = CodeScorer(output)
+    assert "model:tiny-trained@local" in scorer.signature()
+    right, wrong = scorer.score(["def add(a, b):\n    return a + b\n", "print("], ["def add(a, b):\n    return a + b\n"] * 2).codescore
+    assert right > wrong
+
+
+def test_training_is_reproducible(tmp_path, backbone_dir):
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(16, 0)))
+    results = []
+    for run in ("a", "b"):
+        args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
+                "--output", str(tmp_path / run), "--epochs", "1", "--batch-size", "8", "--head-hidden", "8", "--seed", "3"]
+        assert main(args) == 0
+        results.append(json.loads((tmp_path / run / "training_history.json").read_text())["epochs"][0])
+    assert results[0]["train_loss"] == results[1]["train_loss"]
+    assert results[0]["validation"] == results[1]["validation"]
+
+
+def test_data_arguments_are_checked(tmp_path, capsys):
+    assert main(["train", "--train", "x.jsonl", "--backbone", "b", "--output", str(tmp_path)]) == 2
+    assert "give either --data FOLDER or both --train and --validation" in capsys.readouterr().err
