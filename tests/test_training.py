@@ -111,3 +111,21 @@ def test_training_is_reproducible(tmp_path, backbone_dir):
 def test_data_arguments_are_checked(tmp_path, capsys):
     assert main(["train", "--train", "x.jsonl", "--backbone", "b", "--output", str(tmp_path)]) == 2
     assert "give either --data FOLDER or both --train and --validation" in capsys.readouterr().err
+
+
+def test_pretrain_encoder_gives_a_backbone_that_train_accepts(tmp_path):
+    import sysconfig
+    from pathlib import Path
+
+    from codescore_metric.training.backbone import model_from_backbone
+
+    sources = tmp_path / "src"
+    sources.mkdir()
+    for name in ("textwrap.py", "bisect.py", "colorsys.py"):
+        (sources / name).write_text((Path(sysconfig.get_paths()["stdlib"]) / name).read_text())
+    args = ["pretrain-encoder", "--output", str(tmp_path / "encoder"), "--source-dir", str(sources), "--vocab-size", "500",
+            "--layers", "1", "--hidden", "32", "--heads", "2", "--sequence-length", "64", "--batch-size", "4", "--max-steps", "3"]
+    assert main(args) == 0
+    model, tokenizer = model_from_backbone(str(tmp_path / "encoder"), max_length=64, head_hidden_sizes=[8])
+    assert model.config.separator_tokens == 2 and model.config.segment_token_types
+    assert "\n    " in tokenizer.decode(tokenizer("def f():\n    return 1")["input_ids"])  # indentation survives

@@ -130,7 +130,7 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
                     logits = model(**data.tensors(fmt, indices))
                 loss = loss + unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
             (loss / args.gradient_accumulation).backward()
-            losses.append(float(loss))
+            losses.append(loss.item())
             if (index + 1) % args.gradient_accumulation == 0 or index + 1 == len(batches):
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
                 optimizer.step()
