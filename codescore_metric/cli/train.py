@@ -28,7 +28,7 @@ def register(subparsers) -> None:
     parser.add_argument("--bf16", action="store_true", help="bf16 autocast (CPU)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
-    parser.add_argument("--select-metric", default="spearman", choices=["kendall", "spearman", "pearson", "neg_mae"])
+    parser.add_argument("--select-metric", default="spearman", choices=["tau", "spearman", "pearson", "neg_mae"])
     parser.add_argument("--patience", type=int, default=2, help="epochs without improvement before stopping")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
@@ -60,7 +60,7 @@ def run(args) -> int:
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
     best = history["epochs"][history["best_epoch"] - 1]
-    summary = " | ".join(f"{fmt}: tau {m['kendall']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())
+    summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())
     print(f"best epoch {history['best_epoch']} saved to {args.output}: {summary}", file=sys.stderr)
     if args.push_to_hub:
         print(f"pushed: {push_to_hub(args.output, args.push_to_hub)}", file=sys.stderr)

@@ -14,12 +14,13 @@ import numpy as np
 import torch
 
 from codescore_metric.formats import InputFormat
+from codescore_metric.metaeval.correlation import correlations
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
 from codescore_metric.training.objective import LossWeights, unice_loss
 from codescore_metric.training.optimizer import linear_schedule, parameter_groups
 
 logger = logging.getLogger(__name__)
-SELECT_METRICS = ("kendall", "spearman", "pearson", "neg_mae")
+SELECT_METRICS = ("tau", "spearman", "pearson", "neg_mae")
 
 
 @dataclass
@@ -54,20 +55,6 @@ class TrainingArguments:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
         self.formats = tuple(InputFormat.parse(f).value for f in self.formats)
-
-
-def correlations(predicted, gold) -> dict[str, float]:
-    """Kendall tau-b, Spearman, Pearson and MAE of predictions against PassRatio (nan when undefined)."""
-    from scipy import stats
-
-    predicted, gold = np.asarray(predicted, dtype=float), np.asarray(gold, dtype=float)
-    constant = np.ptp(predicted) == 0 or np.ptp(gold) == 0
-    return {
-        "kendall": float("nan") if constant else float(stats.kendalltau(predicted, gold).statistic),
-        "spearman": float("nan") if constant else float(stats.spearmanr(predicted, gold).statistic),
-        "pearson": float("nan") if constant else float(stats.pearsonr(predicted, gold).statistic),
-        "mae": float(np.mean(np.abs(predicted - gold))),
-    }
 
 
 def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: int = 32) -> dict[str, dict[str, float]]:

@@ -1,0 +1,83 @@
+"""`codescore meta-eval LABELLED.jsonl`: correlate CodeScore and baseline metrics with execution labels.
+
+Prints markdown tables in the shape of the paper's Table 3 (Value, Kendall tau-b, Spearman, Pearson,
+MAE against PassRatio, time relative to BLEU), binary metrics against all-pass (Table 6) and the
+Executability / Passability heads at 0.5 (RQ2). Rows need the generated code, `pass_ratio` in
+[0, 1], and optionally the reference code, the NL task, `executable` and `all_pass` (0/1).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+from codescore_metric.formats import InputFormat
+
+
+def _threshold(text: str) -> float | None:
+    if text == "best":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"--binary-threshold must be a number or 'best', got {text!r}") from None
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("meta-eval", help="correlate metrics with execution labels (paper Tables 3-6)", description=__doc__)
+    parser.add_argument("input", help="labelled jsonl file, one sample per line")
+    parser.add_argument("--checkpoint", help="model folder, Hub repo id, 'dz1/CodeScore' or authors' .ckpt (default: bundled model)")
+    parser.add_argument("--formats", nargs="+", choices=[f.value for f in InputFormat],
+                        help="CodeScore input formats to evaluate (default: every one the rows support)")
+    parser.add_argument("--no-codescore", action="store_true", help="evaluate only the baselines and extra columns (no model)")
+    parser.add_argument("--no-codebleu", action="store_true", help="skip CodeBLEU")
+    parser.add_argument("--extra-metric", action="append", default=[], metavar="NAME",
+                        help="a numeric column holding a precomputed metric, evaluated like the others (repeatable)")
+    parser.add_argument("--binary-threshold", default="0.5", metavar="T|best",
+                        help="binarise metrics as value >= T (default 0.5), or 'best': per metric, the threshold that "
+                             "agrees best with all_pass on this data (optimistic)")
+    parser.add_argument("--binary-criterion", choices=["phi", "accuracy"], default="phi",
+                        help="agreement maximised by --binary-threshold best (default phi)")
+    parser.add_argument("--json", help="write every number, the settings and the CodeScorer signature to this file")
+    parser.add_argument("--plot", help="write a PNG scatter grid of each metric against PassRatio (needs matplotlib)")
+    parser.add_argument("--batch-size", type=int, help="CodeScore samples per batch (default 32, or 100 with batch normalization)")
+    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
+    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
+    parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
+    for name, default, what in (
+        ("prediction", "generated_code", "the generated code"),
+        ("reference", "golden_code", "the reference solution"),
+        ("source", "source", "the NL task description"),
+        ("pass-ratio", "pass_ratio", "the PassRatio label in [0, 1]"),
+        ("executable", "executable", "the executability label (0/1)"),
+        ("all-pass", "all_pass", "the all-tests-pass label (0/1)"),
+        ("task-id", "task_id", "the task id (only counted)"),
+    ):
+        parser.add_argument(f"--{name}-field", default=default, help=f"field holding {what} (default {default})")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from codescore_metric.metaeval import report
+    from codescore_metric.metaeval.runner import Fields, Settings, run_meta_eval
+
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise ValueError("--plot needs matplotlib: pip install matplotlib==3.11.2 (or leave --plot out)")
+    settings = Settings(
+        formats=tuple(args.formats) if args.formats else None, codescore=not args.no_codescore, codebleu=not args.no_codebleu,
+        checkpoint=args.checkpoint, device=args.device, dtype=args.dtype, normalization=args.normalization,
+        batch_size=args.batch_size, threshold=_threshold(args.binary_threshold), criterion=args.binary_criterion,
+        progress=not args.no_progress,
+    )
+    fields = Fields(args.prediction_field, args.reference_field, args.source_field, args.pass_ratio_field,
+                    args.executable_field, args.all_pass_field, args.task_id_field)
+    outcome = run_meta_eval(args.input, settings, fields, tuple(dict.fromkeys(args.extra_metric)))
+    sys.stdout.write(report.markdown(outcome.results))
+    if args.json:
+        report.write_json(outcome.results, args.json)
+        print(f"wrote {args.json}", file=sys.stderr)
+    if args.plot:
+        report.write_scatter(outcome.runs, outcome.pass_ratio, outcome.results["metrics"], args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 0

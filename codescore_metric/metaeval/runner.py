@@ -1,0 +1,306 @@
+"""Read execution-labelled samples, compute every metric on them with timing, and measure agreement.
+
+A labelled row holds the generated code, optionally the reference code and the NL task, the
+execution labels (``pass_ratio`` in [0, 1]; ``executable`` and ``all_pass`` as 0/1 or booleans) and
+any precomputed metric columns named with ``extra_metrics``. Only explicitly named columns are
+treated as extra metrics: guessing from "every other numeric column" would also pick up ids, counts
+and other labels.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from codescore_metric import baselines
+from codescore_metric.formats import InputFormat
+from codescore_metric.jsonl import format_errors, read_jsonl
+from codescore_metric.metaeval.correlation import binary_agreement, correlations
+
+FORMAT_LABELS = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
+HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Names of the row fields read from the labelled jsonl."""
+
+    prediction: str = "generated_code"
+    reference: str = "golden_code"
+    source: str = "source"
+    pass_ratio: str = "pass_ratio"
+    executable: str = "executable"
+    all_pass: str = "all_pass"
+    task_id: str = "task_id"
+
+
+@dataclass
+class LabelledData:
+    """Column-wise labelled samples; a column no row has is ``None``."""
+
+    predictions: list[str]
+    references: list[str] | None
+    sources: list[str] | None
+    pass_ratio: np.ndarray
+    executable: np.ndarray | None
+    all_pass: np.ndarray | None
+    extras: dict[str, np.ndarray]
+    n_tasks: int | None
+
+    def supported_formats(self) -> list[str]:
+        """The CodeScore input formats whose texts every row has, in the paper's order."""
+        has = {"prediction": True, "reference": self.references is not None, "source": self.sources is not None}
+        return [fmt.value for fmt in InputFormat if all(has[name] for name in fmt.fields)]
+
+
+@dataclass
+class Settings:
+    """What to compute. ``formats=None`` means every format the data supports; ``threshold=None`` the best one."""
+
+    formats: tuple[str, ...] | None = None
+    codescore: bool = True
+    codebleu: bool = True
+    checkpoint: str | None = None
+    device: str | None = None
+    dtype: str | None = None
+    normalization: str | None = None
+    batch_size: int | None = None
+    threshold: float | None = 0.5
+    criterion: str = "phi"
+    progress: bool = False
+
+
+@dataclass
+class MetricRun:
+    """One metric's per-sample values on the data; ``seconds`` is ``None`` for precomputed columns."""
+
+    name: str
+    kind: str  # "codescore", "baseline" or "extra"
+    values: np.ndarray
+    seconds: float | None
+    input_format: str | None = None
+    executability: np.ndarray | None = None
+    passability: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------------- reading
+def _text(value):
+    return (value, None) if isinstance(value, str) else (None, f"is {type(value).__name__}, not a string")
+
+
+def _number(value):
+    if isinstance(value, bool):
+        return float(value), None
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None, f"is {value!r}, not a finite number"
+    return float(value), None
+
+
+def _ratio(value):
+    number, error = _number(value)
+    if error is None and not 0.0 <= number <= 1.0:
+        return None, f"is {value!r}, not a number in [0, 1]"
+    return number, error
+
+
+def _binary(value):
+    number, error = _number(value)
+    if error is None and number not in (0.0, 1.0):
+        return None, f"is {value!r}, not 0/1 or false/true"
+    return number, error
+
+
+def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = ()) -> LabelledData:
+    """Read and check a labelled jsonl; raise ``ValueError`` listing every bad row by line number.
+
+    ``prediction`` and ``pass_ratio`` are required; ``reference``, ``source``, ``executable`` and
+    ``all_pass`` are optional, but a field that any row has must be in every row.
+    """
+    rows, errors = read_jsonl(path)
+    objects = [(line, row) for line, row in rows if isinstance(row, dict)]
+    errors += [(line, f"expected a JSON object, got {type(row).__name__}") for line, row in rows if not isinstance(row, dict)]
+    columns = {
+        "prediction": (fields.prediction, _text, True),
+        "reference": (fields.reference, _text, False),
+        "source": (fields.source, _text, False),
+        "pass_ratio": (fields.pass_ratio, _ratio, True),
+        "executable": (fields.executable, _binary, False),
+        "all_pass": (fields.all_pass, _binary, False),
+        **{f"extra:{name}": (name, _number, True) for name in extra_metrics},
+    }
+    values = {}
+    for key, (name, check, required) in columns.items():
+        if not required and not any(name in row for _, row in objects):
+            values[key] = None
+            continue
+        flag = f" (rename with --{key.replace('_', '-')}-field)" if not key.startswith("extra:") else ""
+        values[key] = []
+        for line, row in objects:
+            if name not in row:
+                errors.append((line, f"missing field {name!r}{flag}"))
+                continue
+            value, error = check(row[name])
+            if error:
+                errors.append((line, f"field {name!r} {error}"))
+            values[key].append(value)
+    if errors:
+        raise ValueError(f"{len(errors)} bad row(s) in the labelled file; nothing was evaluated:\n{format_errors(path, errors)}")
+    if not objects:
+        raise ValueError(f"{path} holds no rows; a labelled jsonl needs one JSON object per line")
+    task_ids = [row.get(fields.task_id) for _, row in objects]
+    numbers = {key: np.asarray(column, dtype=np.float64) for key, column in values.items()
+               if column is not None and key not in ("prediction", "reference", "source")}
+    return LabelledData(
+        predictions=values["prediction"],
+        references=values["reference"],
+        sources=values["source"],
+        pass_ratio=numbers["pass_ratio"],
+        executable=numbers.get("executable"),
+        all_pass=numbers.get("all_pass"),
+        extras={name: numbers[f"extra:{name}"] for name in extra_metrics},
+        n_tasks=len({repr(t) for t in task_ids}) if all(t is not None for t in task_ids) else None,
+    )
+
+
+# --------------------------------------------------------------------------- computing
+def _timed(function, *args, **kwargs):
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def _formats(data: LabelledData, requested: tuple[str, ...] | None, fields: Fields) -> list[str]:
+    supported = data.supported_formats()
+    if requested is None:
+        return supported
+    chosen = [InputFormat.parse(fmt).value for fmt in requested]
+    absent = {"reference": fields.reference if data.references is None else None, "source": fields.source if data.sources is None else None}
+    for fmt in chosen:
+        if fmt not in supported:
+            missing = [absent[name] for name in InputFormat(fmt).fields if absent.get(name)]
+            raise ValueError(f"format {fmt!r} needs field(s) {missing} in every row; no row has them (supported here: {supported})")
+    return list(dict.fromkeys(chosen))
+
+
+def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) -> tuple[list[MetricRun], dict]:
+    from codescore_metric.scorer import CodeScorer
+
+    scorer, load_seconds = _timed(CodeScorer, settings.checkpoint, device=settings.device, dtype=settings.dtype,
+                                  normalization=settings.normalization)
+    texts = {"prediction": data.predictions, "reference": data.references, "source": data.sources}
+
+    def score(fmt: str, count: int | None = None):
+        arguments = {f"{name}s": texts[name][:count] for name in InputFormat(fmt).fields}
+        return scorer.score(**arguments, input_format=fmt, batch_size=settings.batch_size,
+                            progress_bar=settings.progress and count is None)
+
+    score(formats[0], count=1)  # warm-up (kernels, allocator) so the first timed format is not penalised
+    runs, signatures = [], {}
+    for fmt in formats:
+        result, seconds = _timed(score, fmt)
+        signatures[fmt] = result.signature
+        runs.append(MetricRun(f"CodeScore ({FORMAT_LABELS[fmt]})", "codescore", np.asarray(result.codescore), seconds, fmt,
+                              np.asarray(result.executability), np.asarray(result.passability)))
+    info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id}
+    return runs, info
+
+
+def _baseline_runs(data: LabelledData, settings: Settings) -> list[MetricRun]:
+    functions = [("BLEU", baselines.sentence_bleu), ("Exact match", baselines.exact_match)]
+    if settings.codebleu:
+        functions.insert(1, ("CodeBLEU", baselines.sentence_codebleu))
+    runs = []
+    for name, function in functions:
+        try:
+            values, seconds = _timed(function, data.predictions, data.references)
+        except ImportError as error:
+            raise ValueError(f"{error}; or pass --no-codebleu") from error
+        runs.append(MetricRun(name, "baseline", np.asarray(values, dtype=np.float64), seconds))
+    return runs
+
+
+def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fields()) -> tuple[list[MetricRun], dict, list[str]]:
+    """``(runs, codescore_info, notes)``: every metric's per-sample values, timed, in table order."""
+    notes, runs, info = [], [], {}
+    formats = _formats(data, settings.formats, fields) if settings.codescore else []
+    if settings.codescore and not formats:
+        notes.append(f"CodeScore skipped: no input format is possible without {fields.reference!r} or {fields.source!r}")
+    if data.references is None:
+        notes.append(f"BLEU, CodeBLEU and exact match skipped: they need reference code (field {fields.reference!r})")
+    else:
+        runs += _baseline_runs(data, settings)
+    runs += [MetricRun(name, "extra", values, None) for name, values in data.extras.items()]
+    if formats:
+        codescore_runs, info = _codescore_runs(data, formats, settings)
+        runs += codescore_runs
+    return runs, info, notes
+
+
+# --------------------------------------------------------------------------- agreement
+def _relative_time(run: MetricRun, bleu_seconds: float | None) -> float | None:
+    if run.seconds is None or not bleu_seconds:
+        return None
+    return run.seconds / bleu_seconds
+
+
+def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
+    rows = []
+    for run in runs:
+        if run.kind != "codescore":
+            continue
+        for head, target in (("Executability", "executable"), ("Passability", "all_pass")):
+            labels = getattr(data, target)
+            if labels is not None:
+                agreement = binary_agreement(getattr(run, head.lower()), labels, threshold=HEAD_THRESHOLD)
+                rows.append({"name": f"{head} head ({FORMAT_LABELS[run.input_format]})", "target": target, **agreement})
+    return rows
+
+
+def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings) -> dict:
+    """Every number of the meta-evaluation: continuous, binary and head tables, ground truth, notes."""
+    bleu_seconds = next((run.seconds for run in runs if run.name == "BLEU"), None)
+    metrics = [
+        {"name": run.name, "kind": run.kind, "input_format": run.input_format, **correlations(run.values, data.pass_ratio),
+         "seconds": run.seconds, "relative_time": _relative_time(run, bleu_seconds)}
+        for run in runs
+    ]
+    notes = []
+    if data.all_pass is None:
+        binary = []
+        notes.append("binary table skipped: no all_pass field")
+    else:
+        binary = [{"name": run.name, **binary_agreement(run.values, data.all_pass, settings.threshold, settings.criterion)} for run in runs]
+    if data.executable is None:
+        notes.append("Executability head not evaluated: no executable field")
+    ground_truth = {
+        "n": len(data.pass_ratio),
+        "n_tasks": data.n_tasks,
+        "avg_pass_ratio": float(np.mean(data.pass_ratio)),
+        "pass_at_1": None if data.all_pass is None else float(np.mean(data.all_pass)),
+        "executable_rate": None if data.executable is None else float(np.mean(data.executable)),
+    }
+    return {"settings": asdict(settings), "ground_truth": ground_truth, "metrics": metrics, "binary": binary,
+            "heads": _heads(runs, data), "notes": notes}
+
+
+@dataclass
+class MetaEvaluation:
+    """The outcome of :func:`run_meta_eval`: per-sample runs and PassRatio (for plots), the results dict (tables, JSON)."""
+
+    runs: list[MetricRun]
+    pass_ratio: np.ndarray
+    results: dict
+
+
+def run_meta_eval(path, settings: Settings, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = ()) -> MetaEvaluation:
+    """Load a labelled jsonl, compute every metric and measure its agreement with execution."""
+    data = load_labelled(path, fields, extra_metrics)
+    runs, codescore_info, notes = compute_metrics(data, settings, fields)
+    results = meta_evaluate(data, runs, settings)
+    results["notes"] = notes + results["notes"]
+    results["settings"].update(input=str(path), fields=asdict(fields), extra_metrics=list(extra_metrics))
+    results["codescore"] = codescore_info
+    return MetaEvaluation(runs, data.pass_ratio, results)
