@@ -1,0 +1,1 @@
+"""Execution-labelled training and evaluation data: mutation operators, candidate programs, the builder."""

@@ -1,0 +1,301 @@
+"""Build execution-labelled data: tasks -> extended tests -> candidates -> sandbox labels -> splits.
+
+MBPP uses its standard split by task_id: train = 601-974, validation = 511-600 (1-10 are few-shot
+prompts and 11-510 the test split; neither is used). Generic task files are split by task with a
+seeded hash (``validation_fraction``). HumanEval is zero-shot evaluation data only: it can be built
+with ``eval_only`` (one labelled ``eval.jsonl``) and never into a training dataset. Every split is
+made by task, never by sample, and ``foreign`` candidates come from the same split only.
+
+Each output row: generated_code, golden_code, source (the NL task), pass_ratio, executable,
+all_pass, task_id, plus kind, detail (how the candidate was made) and num_tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from codescore_metric.data.candidates import Donor, make_candidates
+from codescore_metric.data.distribution import format_distribution, label_distribution
+from codescore_metric.execution.extend import extend_task
+from codescore_metric.execution.labels import executable, pass_ratio, passable
+from codescore_metric.execution.sandbox import Limits, default_workers, run_many
+from codescore_metric.execution.tasks import Task, load_tasks
+from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
+
+BENCHMARKS = ("mbpp", "humaneval", "generic")
+MBPP_HUB_ID = "google-research-datasets/mbpp"
+MBPP_SPLITS = {"train": range(601, 975), "validation": range(511, 601)}
+NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
+COLUMNS = ("generated_code", "golden_code", "source", "pass_ratio", "executable", "all_pass", "task_id",
+           "kind", "detail", "num_tests")
+EXTENSION_CACHE = "extended_tests.jsonl"
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """What to build. ``input``: a task jsonl (rows may already carry ``test_case_list``, as written by
+    ``codescore extend-tests``); ``hub_id``: a Hub dataset id instead (MBPP only)."""
+
+    benchmark: str
+    output_dir: Path
+    input: Path | None = None
+    hub_id: str | None = None
+    per_task: int = 20
+    seed: int = 0
+    workers: int | None = None
+    limit: int | None = None
+    eval_only: bool = False
+    validation_fraction: float = 0.1
+    tests_per_task: int = 110
+    limits: Limits = Limits(test_timeout=1.0, program_timeout=20.0)
+    progress: bool = True
+
+    def __post_init__(self):
+        if self.benchmark not in BENCHMARKS:
+            raise ValueError(f"benchmark must be one of {', '.join(BENCHMARKS)}, got {self.benchmark!r}")
+        if (self.input is None) == (self.hub_id is None):
+            raise ValueError("give exactly one of input (a task jsonl path) and hub_id")
+        if self.hub_id is not None and self.benchmark != "mbpp":
+            raise ValueError("hub_id is supported for MBPP only; pass a local jsonl for other benchmarks")
+        if self.benchmark == "humaneval" and not self.eval_only:
+            raise ValueError("HumanEval is zero-shot evaluation data only and never goes into a training dataset; "
+                             "build it with eval_only (--eval-only), which writes eval.jsonl")
+        if self.limit is not None and self.limit < 1:
+            raise ValueError(f"limit must be at least 1, got {self.limit}")
+        if not 0 < self.validation_fraction < 1:
+            raise ValueError(f"validation_fraction must be between 0 and 1, got {self.validation_fraction}")
+        if self.tests_per_task < 0:
+            raise ValueError(f"tests_per_task must be >= 0, got {self.tests_per_task}")
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What was written: rows per split, their label distributions, the tasks dropped and why."""
+
+    rows: dict[str, list[dict]]
+    distributions: dict[str, dict]
+    dropped: dict[str, str]
+    paths: list[Path]
+
+
+def build(config: BuildConfig) -> BuildReport:
+    """Run the whole pipeline and write the outputs into ``config.output_dir``."""
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tasks, sources = load_benchmark(config)
+    splits = select_splits(tasks, config)
+    in_scope = {task_id: tasks[task_id] for ids in splits.values() for task_id in ids}
+    tests = extended_tests(in_scope, out / EXTENSION_CACHE, config)
+    in_scope = {task_id: replace(task, tests=tests[task_id]) for task_id, task in in_scope.items()}
+    rows, dropped = label_splits(in_scope, splits, sources, config)
+    paths = write_outputs(rows, out, config.eval_only)
+    distributions = {split: label_distribution(split_rows) for split, split_rows in rows.items()}
+    text = "\n\n".join(format_distribution(split, dist) for split, dist in distributions.items())
+    (out / "label_distribution.md").write_text(text + "\n")
+    (out / "label_distribution.json").write_text(json.dumps({"distributions": distributions, "dropped": dropped}, indent=1))
+    paths += [out / "label_distribution.md", out / "label_distribution.json"]
+    return BuildReport(rows, distributions, dropped, paths)
+
+
+# ---- loading ---------------------------------------------------------------------------------------
+
+def load_benchmark(config: BuildConfig) -> tuple[dict[str, Task], dict[str, str]]:
+    """The tasks (tests: ``test_case_list`` where a row has it, else the original asserts) and each
+    task's NL description."""
+    path = Path(config.input) if config.input is not None else download_mbpp(config.hub_id, Path(config.output_dir))
+    tests = "extended" if config.benchmark == "humaneval" else "auto"
+    tasks = load_tasks(path, config.benchmark, tests=tests)
+    return tasks, read_sources(path, config.benchmark)
+
+
+def download_mbpp(hub_id: str, out: Path) -> Path:
+    """All splits of the Hub's MBPP ``full`` config written to ``out/mbpp_hub.jsonl`` (needs network)."""
+    import datasets
+
+    loaded = datasets.load_dataset(hub_id, "full")
+    path = out / "mbpp_hub.jsonl"
+    write_jsonl(path, (dict(row) for split in loaded.values() for row in split))
+    return path
+
+
+def read_sources(path: Path, benchmark: str) -> dict[str, str]:
+    """task_id -> NL description, from the first of the benchmark's NL fields a row has ('' if none)."""
+    rows, errors = read_jsonl(path)
+    if errors:
+        raise ValueError(f"{path}: bad rows:\n{format_errors(path, errors)}")
+    sources = {}
+    for line, row in rows:
+        text = next((row[name] for name in NL_FIELDS[benchmark] if name in row), "")
+        if not isinstance(text, str):
+            raise ValueError(f"{path}:{line}: the NL field must be a string, got {type(text).__name__}")
+        sources[str(row.get("task_id"))] = text
+    return sources
+
+
+# ---- splits ----------------------------------------------------------------------------------------
+
+def select_splits(tasks: dict[str, Task], config: BuildConfig) -> dict[str, list[str]]:
+    """task ids per output split, each list sorted and cut to ``config.limit``. With ``eval_only``:
+    one ``eval`` split (MBPP: its validation tasks; other benchmarks: every task)."""
+    if config.benchmark == "mbpp":
+        splits = mbpp_splits(tasks)
+        if config.eval_only:
+            splits = {"eval": splits["validation"]}
+    elif config.eval_only:
+        splits = {"eval": sorted(tasks, key=_id_order)}
+    else:
+        splits = hash_splits(tasks, config.validation_fraction, config.seed)
+    empty = [name for name, ids in splits.items() if not ids]
+    if empty:
+        raise ValueError(f"no tasks fall in split(s) {', '.join(empty)}; check the input file and task ids")
+    return {name: ids[: config.limit] for name, ids in splits.items()}
+
+
+def mbpp_splits(tasks: dict[str, Task]) -> dict[str, list[str]]:
+    """The standard MBPP split by task_id (train 601-974, validation 511-600)."""
+    splits: dict[str, list[str]] = {name: [] for name in MBPP_SPLITS}
+    for task_id in sorted(tasks, key=_id_order):
+        if not task_id.isdigit():
+            raise ValueError(f"MBPP task_id must be an integer, got {task_id!r}")
+        for name, ids in MBPP_SPLITS.items():
+            if int(task_id) in ids:
+                splits[name].append(task_id)
+    return splits
+
+
+def hash_splits(tasks: dict[str, Task], validation_fraction: float, seed: int) -> dict[str, list[str]]:
+    """Train / validation by a seeded hash of each task id: stable when tasks are added or removed."""
+    splits: dict[str, list[str]] = {"train": [], "validation": []}
+    for task_id in sorted(tasks, key=_id_order):
+        digest = hashlib.sha256(f"split:{seed}:{task_id}".encode()).digest()
+        share = int.from_bytes(digest[:8], "big") / 2**64
+        splits["validation" if share < validation_fraction else "train"].append(task_id)
+    return splits
+
+
+def _id_order(task_id: str):
+    tail = task_id.rsplit("/", 1)[-1]
+    return (0, int(tail), task_id) if tail.isdigit() else (1, 0, task_id)
+
+
+# ---- extended tests --------------------------------------------------------------------------------
+
+def extended_tests(tasks: dict[str, Task], cache: Path, config: BuildConfig) -> dict[str, tuple[str, ...]]:
+    """Tests per task: the task's own extended tests when its row had them, else ``extend_task``'s
+    (cached in ``cache``, one jsonl row per task, so a rerun does not redo them)."""
+    result = {task_id: task.tests for task_id, task in tasks.items()
+              if task.tests != task.seed_tests or config.tests_per_task == 0}
+    todo = {task_id: task for task_id, task in tasks.items() if task_id not in result}
+    cached = _read_cache(cache)
+    for task_id, task in list(todo.items()):
+        hit = cached.get(_cache_key(task, config))
+        if hit is not None:
+            result[task_id] = hit
+            del todo[task_id]
+    if todo:
+        print(f"extending the tests of {len(todo)} task(s) (cache: {cache})", file=sys.stderr)
+        with ThreadPoolExecutor(max_workers=config.workers or default_workers()) as pool, open(cache, "a", encoding="utf-8") as handle:
+            runs = pool.map(lambda task: extend_task(task, config.tests_per_task, seed=config.seed), todo.values())
+            for task, extension in _progress(zip(todo.values(), runs), len(todo), "extend", config.progress):
+                result[task.task_id] = extension.tests
+                handle.write(json.dumps({"key": _cache_key(task, config), "task_id": task.task_id,
+                                         "new": extension.new, "dropped": extension.dropped,
+                                         "test_case_list": list(extension.tests)}) + "\n")
+                handle.flush()
+    return result
+
+
+def _cache_key(task: Task, config: BuildConfig) -> str:
+    payload = json.dumps([task.task_id, task.reference, task.setup, task.seed_tests, config.tests_per_task, config.seed])
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _read_cache(cache: Path) -> dict[str, tuple[str, ...]]:
+    if not cache.exists():
+        return {}
+    rows, errors = read_jsonl(cache)
+    if errors:
+        raise ValueError(f"the extension cache is damaged; delete it to rebuild:\n{format_errors(cache, errors)}")
+    return {row["key"]: tuple(row["test_case_list"]) for _, row in rows}
+
+
+# ---- candidates and labels -------------------------------------------------------------------------
+
+def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: dict[str, str],
+                 config: BuildConfig) -> tuple[dict[str, list[dict]], dict[str, str]]:
+    """Candidates for every task (donors from its own split), labelled in the sandbox. A task whose
+    reference does not pass all its tests is dropped, with the reason."""
+    plan: list[tuple[str, str, object]] = []  # (split, task_id, Candidate or None for the reference)
+    for split, ids in splits.items():
+        donors = [Donor(task_id, tasks[task_id].reference, tasks[task_id].entry_point) for task_id in ids]
+        for task_id in ids:
+            task = tasks[task_id]
+            plan.append((split, task_id, None))
+            plan += [(split, task_id, candidate) for candidate in
+                     make_candidates(task_id, task.reference, task.entry_point, donors,
+                                     per_task=config.per_task, seed=config.seed)]
+    jobs = [tasks[task_id].job(tasks[task_id].reference if candidate is None else candidate.code)
+            for _, task_id, candidate in plan]
+    results = run_many(jobs, config.limits, workers=config.workers)
+    rows: dict[str, list[dict]] = {split: [] for split in splits}
+    dropped: dict[str, str] = {}
+    for (split, task_id, candidate), result in _progress(zip(plan, results), len(plan), "label", config.progress):
+        if candidate is None:
+            if not passable(result):
+                dropped[task_id] = (f"the reference passes {pass_ratio(result):.0%} of its {len(result.tests)} tests "
+                                    f"(load: {result.load.status})")
+            continue
+        if task_id in dropped:
+            continue
+        task = tasks[task_id]
+        rows[split].append({"generated_code": candidate.code, "golden_code": task.reference,
+                            "source": sources.get(task_id, ""), "pass_ratio": pass_ratio(result),
+                            "executable": executable(result), "all_pass": passable(result), "task_id": task_id,
+                            "kind": candidate.kind, "detail": candidate.detail, "num_tests": len(task.tests)})
+    return rows, dropped
+
+
+def _progress(items: Iterable, total: int, label: str, enabled: bool) -> Iterable:
+    if not enabled:
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, total=total, desc=label, file=sys.stderr)
+
+
+# ---- outputs ---------------------------------------------------------------------------------------
+
+def write_outputs(rows: dict[str, list[dict]], out: Path, eval_only: bool) -> list[Path]:
+    """``eval_only``: ``eval.jsonl`` only. Otherwise a ``datasets.DatasetDict`` saved to ``out/dataset``
+    and one ``<split>.jsonl`` per split."""
+    if eval_only:
+        path = out / "eval.jsonl"
+        write_jsonl(path, rows["eval"])
+        return [path]
+    dataset = to_dataset_dict(rows)
+    dataset.save_to_disk(str(out / "dataset"))
+    paths = [out / "dataset"]
+    for split, split_rows in rows.items():
+        write_jsonl(out / f"{split}.jsonl", split_rows)
+        paths.append(out / f"{split}.jsonl")
+    return paths
+
+
+def to_dataset_dict(rows: dict[str, Sequence[dict]]):
+    """A ``datasets.DatasetDict`` with the columns of ``COLUMNS`` (fixed types, also for empty splits)."""
+    import datasets
+
+    features = datasets.Features({
+        "generated_code": datasets.Value("string"), "golden_code": datasets.Value("string"),
+        "source": datasets.Value("string"), "pass_ratio": datasets.Value("float64"),
+        "executable": datasets.Value("bool"), "all_pass": datasets.Value("bool"), "task_id": datasets.Value("string"),
+        "kind": datasets.Value("string"), "detail": datasets.Value("string"), "num_tests": datasets.Value("int64")})
+    return datasets.DatasetDict({split: datasets.Dataset.from_list(list(split_rows), features=features)
+                                 for split, split_rows in rows.items()})
+

@@ -1,0 +1,257 @@
+"""Data builder: mutation operators, candidates, splits, end-to-end builds, the HumanEval guard.
+
+Mutated programs run only in the execution sandbox, never in the test process.
+"""
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from codescore_metric.cli import main as cli_main
+from codescore_metric.data import mutations
+from codescore_metric.data.builder import COLUMNS, BuildConfig, build, hash_splits, mbpp_splits
+from codescore_metric.data.candidates import KINDS, Donor, make_candidates, normalise, rename_function
+from codescore_metric.data.distribution import histogram, label_distribution
+from codescore_metric.execution import Job, Limits, run_many
+from codescore_metric.execution.labels import executable, pass_ratio
+from codescore_metric.execution.tasks import Task
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+LIMITS = Limits(test_timeout=1.0, program_timeout=10.0)
+
+CLAMP = '''def clamp_sum(xs, low):
+    total = 0
+    for i in range(len(xs)):
+        if xs[i] < low:
+            total += low
+        else:
+            total += xs[i]
+    return total
+'''
+CLAMP_TESTS = ["assert clamp_sum([1, 5, 3], 2) == 10", "assert clamp_sum([], 2) == 0",
+               "assert clamp_sum([7, 8], 1) == 15", "assert clamp_sum([0, 0, 9], 4) == 17",
+               "assert clamp_sum([2], 2) == 2", "assert clamp_sum([3, 1], 3) == 6"]
+
+# operator -> (program, a fragment one of its mutants must contain, tests the reference passes)
+CASES = {
+    "compare_swap": (CLAMP, "xs[i] > low", CLAMP_TESTS),
+    "arithmetic_swap": ("def f(a, b):\n    return a + b\n", "a - b", ["assert f(2, 3) == 5"]),
+    "constant_off_by_one": ("def f(a):\n    return a * 10\n", "a * 11", ["assert f(2) == 20"]),
+    "range_off_by_one": ("def f(n):\n    return list(range(n))\n", "range(n - 1)", ["assert f(3) == [0, 1, 2]"]),
+    "negate_condition": ("def f(a):\n    if a > 0:\n        return 1\n    return 0\n", "if not a > 0", ["assert f(5) == 1"]),
+    "swap_arguments": ("def f(a, b):\n    return pow(a, b)\n", "pow(b, a)", ["assert f(2, 3) == 8"]),
+    "delete_statement": (CLAMP, "for i in range(len(xs)):\n        if xs[i] < low:\n            pass", CLAMP_TESTS),
+    "duplicate_statement": ("def f(xs):\n    out = []\n    out.append(xs[0])\n    return out\n",
+                            "out.append(xs[0])\n    out.append(xs[0])", ["assert f([4]) == [4]"]),
+    "wrong_return": ("def f(a):\n    b = a * 2\n    return b\n", "return a", ["assert f(3) == 6"]),
+    "wrong_builtin": ("def f(xs):\n    return max(xs)\n", "min(xs)", ["assert f([1, 9]) == 9"]),
+    "break_branch": ("def f(a):\n    if a > 0:\n        r = 1\n    else:\n        r = -1\n    return r\n",
+                     "if a > 0:\n        r = -1", ["assert f(5) == 1", "assert f(-5) == -1"]),
+}
+
+
+def test_every_operator_has_a_case():
+    assert set(CASES) == set(mutations.OPERATORS) | set(mutations.PARTIAL_OPERATORS)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_operator_mutants_parse_differ_and_include_the_intended_one(name):
+    program, fragment, _ = CASES[name]
+    operator = {**mutations.OPERATORS, **mutations.PARTIAL_OPERATORS}[name]
+    found = operator(program)
+    assert found, f"{name} made no mutant"
+    assert len(set(found)) == len(found)
+    original = ast.unparse(ast.parse(program))
+    for text in found:
+        ast.parse(text)
+        assert text != original
+    assert any(fragment in text for text in found), f"{name}: no mutant contains {fragment!r}:\n" + "\n---\n".join(found)
+    assert operator(program) == found  # deterministic
+
+
+def test_intended_mutants_change_behaviour_in_the_sandbox():
+    jobs, names = [], []
+    for name, (program, fragment, tests) in sorted(CASES.items()):
+        operator = {**mutations.OPERATORS, **mutations.PARTIAL_OPERATORS}[name]
+        mutant = next(text for text in operator(program) if fragment in text)
+        jobs += [Job(program, tests), Job(mutant, tests)]
+        names.append(name)
+    results = list(run_many(jobs, LIMITS, workers=2))
+    for k, name in enumerate(names):
+        assert pass_ratio(results[2 * k]) == 1.0, f"{name}: the reference should pass its tests"
+        assert pass_ratio(results[2 * k + 1]) < 1.0, f"{name}: the mutant should fail at least one test"
+
+
+def test_operators_leave_unmatched_programs_alone():
+    assert mutations.compare_swap("def f(a):\n    return a\n") == []
+    assert mutations.wrong_builtin("def max(a):\n    return a\n\ndef g(x):\n    return max(x)\n") == []
+    with pytest.raises(ValueError, match="does not parse"):
+        mutations.compare_swap("def f(:\n")
+
+
+def test_rename_locals_keeps_parameters_and_skips_closures():
+    renamed = mutations.rename_locals(CLAMP)
+    assert len(renamed) == 1 and "def clamp_sum(xs, low)" in renamed[0] and "total" not in renamed[0]
+    assert mutations.rename_locals("def f(a):\n    b = 1\n    return lambda: a + b\n") == []
+
+
+def test_non_executable_variants_fail_in_the_sandbox():
+    program = "import math\ndef f(a, b):\n    c = a + b\n    return math.floor(c)\n"
+    tests = ["assert f(1, 2) == 3", "assert f(2.5, 1) == 3"]
+    broken = mutations.syntax_error(program)
+    undefined = mutations.undefined_name(program)
+    assert len(broken) >= 3 and len(undefined) >= 3
+    results = list(run_many([Job(text, tests) for text in broken + undefined], LIMITS, workers=2))
+    for text, result in zip(broken, results):
+        assert result.load.error == "SyntaxError" or result.load.error == "IndentationError", text
+    for text, result in zip(undefined, results[len(broken):]):
+        assert not executable(result) and pass_ratio(result) == 0, text
+        assert {test.error for test in result.tests} == {"NameError"}, text
+
+
+def test_candidates_are_deterministic_distinct_and_capped():
+    donors = [Donor("a", CLAMP, "clamp_sum"), Donor("b", "def other(xs, k):\n    return len(xs) * k\n", "other")]
+    first = make_candidates("a", CLAMP, "clamp_sum", donors, per_task=15, seed=3)
+    assert first == make_candidates("a", CLAMP, "clamp_sum", donors, per_task=15, seed=3)
+    assert first != make_candidates("a", CLAMP, "clamp_sum", donors, per_task=15, seed=4)
+    assert len(first) == 15
+    keys = [normalise(candidate.code) for candidate in first]
+    assert len(set(keys)) == len(keys) and normalise(CLAMP) not in keys
+    assert {candidate.kind for candidate in first} == set(KINDS)
+    foreign = [candidate for candidate in first if candidate.kind == "foreign"]
+    assert foreign and all("def clamp_sum(xs, k)" in candidate.code and candidate.detail == "task b" for candidate in foreign)
+    assert len(make_candidates("a", "def f(a):\n    return a\n", "f", [], per_task=50)) < 50  # few sites: fewer candidates
+
+
+def test_normalise_ignores_layout_and_comments():
+    assert normalise("def f(a):\r\n\treturn (a)  # note\n") == normalise("def f(a):\n    return a")
+    assert normalise("def f(:\n  x") == "def f(: x"
+
+
+def test_rename_function_renames_definition_and_recursive_calls():
+    code = rename_function("def fact(n):\n    return 1 if n < 2 else n * fact(n - 1)\n", "fact", "target")
+    assert "def target(n)" in code and "target(n - 1)" in code and "fact" not in code
+    assert rename_function("x = 1\n", "fact", "target") is None
+
+
+def _tasks(ids):
+    return {str(i): Task(str(i), "mbpp", "", ("assert True",), ("assert True",)) for i in ids}
+
+
+def test_mbpp_split_is_by_task_and_standard():
+    splits = mbpp_splits(_tasks(range(1, 975)))
+    assert splits["train"][0] == "601" and splits["train"][-1] == "974" and len(splits["train"]) == 374
+    assert splits["validation"][0] == "511" and splits["validation"][-1] == "600" and len(splits["validation"]) == 90
+    assert not set(splits["train"]) & set(splits["validation"])
+
+
+def test_hash_split_is_disjoint_stable_and_complete():
+    tasks = _tasks(range(200))
+    splits = hash_splits(tasks, 0.2, seed=0)
+    assert not set(splits["train"]) & set(splits["validation"])
+    assert set(splits["train"]) | set(splits["validation"]) == set(tasks)
+    assert 20 <= len(splits["validation"]) <= 60
+    smaller = hash_splits(_tasks(range(100)), 0.2, seed=0)
+    assert set(smaller["validation"]) == {t for t in splits["validation"] if int(t) < 100}
+
+
+def test_histogram_and_distribution():
+    assert histogram([0.0, 0.05, 0.5, 0.99, 1.0]) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 2]
+    with pytest.raises(ValueError, match="pass_ratio"):
+        histogram([1.5])
+    dist = label_distribution([{"pass_ratio": 0.0, "executable": False, "all_pass": False, "task_id": "1", "kind": "a"},
+                               {"pass_ratio": 1.0, "executable": True, "all_pass": True, "task_id": "2", "kind": "b"}])
+    assert dist["count"] == 2 and dist["tasks"] == 2 and dist["mean_pass_ratio"] == 0.5 and dist["executable"] == 0.5
+    assert dist["by_kind"]["a"]["zero"] == 1.0
+
+
+GENERIC_TASKS = [
+    {"task_id": "t1", "source": "Sum the items, raising each below low up to low.", "program": CLAMP, "tests": CLAMP_TESTS},
+    {"task_id": "t2", "source": "Count the vowels of a string.",
+     "program": "def count_vowels(s):\n    n = 0\n    for ch in s.lower():\n        if ch in 'aeiou':\n            n += 1\n    return n\n",
+     "tests": ["assert count_vowels('hello') == 2", "assert count_vowels('') == 0", "assert count_vowels('AEIOU') == 5",
+               "assert count_vowels('xyz') == 0", "assert count_vowels('banana') == 3", "assert count_vowels('Queue') == 4"]},
+    {"task_id": "t3", "source": "Return the largest even number of a list, or -1.",
+     "program": "def max_even(xs):\n    best = -1\n    for x in xs:\n        if x % 2 == 0 and x > best:\n            best = x\n    return best\n",
+     "tests": ["assert max_even([1, 2, 4]) == 4", "assert max_even([]) == -1", "assert max_even([3, 5]) == -1",
+               "assert max_even([10, 8, 7]) == 10", "assert max_even([6]) == 6", "assert max_even([0, 1]) == 0"]},
+]
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def test_build_end_to_end_on_hand_written_tasks(tmp_path):
+    import datasets
+
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    config = BuildConfig("generic", tmp_path / "out", input=source, per_task=10, seed=0, workers=2,
+                         validation_fraction=0.34, tests_per_task=0, limits=LIMITS, progress=False)
+    report = build(config)
+    loaded = datasets.load_from_disk(str(tmp_path / "out" / "dataset"))
+    assert set(loaded) == {"train", "validation"}
+    for split in loaded.values():
+        assert set(COLUMNS) <= set(split.column_names)
+    train_ids, val_ids = set(loaded["train"]["task_id"]), set(loaded["validation"]["task_id"])
+    assert train_ids and val_ids and not train_ids & val_ids
+    ratios = [row["pass_ratio"] for split in report.rows.values() for row in split]
+    assert 0.0 in ratios and 1.0 in ratios and any(0 < ratio < 1 for ratio in ratios)
+    for split, rows in report.rows.items():
+        split_ids = {row["task_id"] for row in rows}
+        for row in rows:
+            if row["kind"] == "foreign":
+                assert row["detail"].removeprefix("task ") in split_ids - {row["task_id"]}
+            assert row["executable"] or not row["all_pass"]
+    lines = (tmp_path / "out" / "validation.jsonl").read_text().splitlines()
+    assert len(lines) == len(loaded["validation"]) and set(COLUMNS) <= set(json.loads(lines[0]))
+    assert "pass_ratio bin" in (tmp_path / "out" / "label_distribution.md").read_text()
+
+
+HUMANEVAL_ROW = {"task_id": "HumanEval/0", "entry_point": "add",
+                 "prompt": "def add(a, b):\n    \"\"\"Add two numbers.\"\"\"\n",
+                 "canonical_solution": "    return a + b\n",
+                 "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n",
+                 "test_case_list": ["assert add(1, 2) == 3", "assert add(0, 0) == 0", "assert add(-1, 5) == 4",
+                                    "assert add(2, 2) == 4", "assert add(10, -3) == 7"]}
+
+
+def test_humaneval_is_refused_as_training_data(tmp_path, capsys):
+    source = _write(tmp_path / "he.jsonl", [HUMANEVAL_ROW])
+    with pytest.raises(ValueError, match="zero-shot evaluation"):
+        BuildConfig("humaneval", tmp_path / "out", input=source)
+    assert cli_main(["build-data", "--benchmark", "humaneval", "--input", str(source), "-o", str(tmp_path / "out")]) == 2
+    assert "zero-shot" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_humaneval_eval_only_writes_a_labelled_jsonl(tmp_path):
+    source = _write(tmp_path / "he.jsonl", [HUMANEVAL_ROW])
+    code = cli_main(["build-data", "--benchmark", "humaneval", "--eval-only", "--input", str(source), "-o",
+                     str(tmp_path / "out"), "--candidates-per-task", "6", "--workers", "2", "--no-progress"])
+    assert code == 0
+    assert not (tmp_path / "out" / "dataset").exists() and not (tmp_path / "out" / "train.jsonl").exists()
+    rows = [json.loads(line) for line in (tmp_path / "out" / "eval.jsonl").read_text().splitlines()]
+    assert rows and all(set(COLUMNS) <= set(row) and row["num_tests"] == 5 for row in rows)
+    assert rows[0]["source"] == HUMANEVAL_ROW["prompt"]
+    assert rows[0]["golden_code"] == HUMANEVAL_ROW["prompt"] + HUMANEVAL_ROW["canonical_solution"]
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "mbpp.jsonl").exists(), reason="shared MBPP file not present")
+def test_build_on_real_mbpp_tasks_with_extension(tmp_path):
+    wanted = {511, 512, 602, 603}
+    rows = [row for row in map(json.loads, (SHARED_DATA / "mbpp.jsonl").read_text().splitlines()) if row["task_id"] in wanted]
+    source = _write(tmp_path / "mbpp.jsonl", rows)
+    config = BuildConfig("mbpp", tmp_path / "out", input=source, per_task=5, workers=2, tests_per_task=8,
+                         limits=LIMITS, progress=False)
+    report = build(config)
+    assert {row["task_id"] for row in report.rows["train"]} <= {"602", "603"}
+    assert {row["task_id"] for row in report.rows["validation"]} <= {"511", "512"}
+    assert all(row["num_tests"] > 3 for split in report.rows.values() for row in split)
+    cache = (tmp_path / "out" / "extended_tests.jsonl").read_text().splitlines()
+    assert len(cache) == 4
+    build(config)  # the rerun reads the cache instead of extending again
+    assert (tmp_path / "out" / "extended_tests.jsonl").read_text().splitlines() == cache
