@@ -95,6 +95,16 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
     right, wrong = scorer.score(["def add(a, b):\n    return a + b\n", "print("], ["def add(a, b):\n    return a + b\n"] * 2).codescore
     assert right > wrong
 
+    from codescore_metric.training.model_card import main as write_card
+
+    evaluation = tmp_path / "validation.json"
+    assert main(["meta-eval", str(tmp_path / "validation.jsonl"), "--checkpoint", str(output), "--no-codebleu",
+                 "--json", str(evaluation), "--no-progress"]) == 0
+    assert write_card([str(output), "--evaluation", f"MBPP validation={evaluation}", "--notes", "tiny run"]) == 0
+    card = (output / "README.md").read_text()
+    assert "# tiny-trained" in card and "### Validation (best epoch)" in card and "tiny run" in card
+    assert "## MBPP validation" in card and "| CodeScore (Ref&NL) |" in card and "| BLEU |" in card
+
 
 def test_training_is_reproducible(tmp_path, backbone_dir):
     (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(16, 0)))

@@ -1,0 +1,93 @@
+"""Write a model card (README.md) for a trained CodeScore model from its training history and meta-evaluations.
+
+    python -m codescore_metric.training.model_card MODEL_DIR --evaluation "HumanEval (zero-shot)=he.json" ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+FORMAT_NAMES = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
+
+
+def _number(value) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def evaluation_table(results: dict) -> str:
+    """Method | Value | tau | r_s | r_p | MAE rows from a `codescore meta-eval --json` file."""
+    truth = results["ground_truth"]
+    lines = ["| method | value | τ | r_s | r_p | MAE |", "|---|---|---|---|---|---|"]
+    for metric in results["metrics"]:
+        cells = [_number(metric.get(key)) for key in ("value", "tau", "spearman", "pearson", "mae")]
+        lines.append(f"| {metric['name']} | " + " | ".join(cells) + " |")
+    lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} | – | – | – | – |")
+    return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
+
+
+def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -> str:
+    """The card's markdown: what the model is, how it was trained, and how it agrees with execution."""
+    config = json.loads((model_dir / "config.json").read_text())
+    history = json.loads((model_dir / "training_history.json").read_text())
+    args = json.loads((model_dir / "training_args.json").read_text())
+    encoder = config["encoder"]
+    best = history["epochs"][history["best_epoch"] - 1]
+    validation = "\n".join(
+        f"| {FORMAT_NAMES.get(fmt, fmt)} | {_number(m['tau'])} | {_number(m['spearman'])} | {_number(m['pearson'])} | {_number(m['mae'])} |"
+        for fmt, m in best["validation"].items()
+    )
+    sections = [
+        "---\nlibrary_name: codescore\ntags: [code, code-evaluation, metric]\nlicense: apache-2.0\n---\n",
+        f"# {config['provenance'].get('model_id', model_dir.name)}\n",
+        "A CodeScore (UniCE) model: it reads generated Python code with a reference solution and/or the task "
+        "description and predicts PassRatio (the CodeScore), Executability and Passability, without running the code.\n",
+        "## Architecture\n",
+        f"- backbone: `{config['provenance'].get('backbone', 'unknown')}` ({encoder['model_type']}, {encoder['num_hidden_layers']} layers, "
+        f"hidden {encoder['hidden_size']}, vocabulary {encoder['vocab_size']}), max input {config['max_length']} tokens, "
+        f"{config['encoding_profile']} encoding profile\n"
+        f"- {config['layer_transformation']} mix over all {encoder['num_hidden_layers'] + 1} hidden states, "
+        f"per-{config['normalization']} normalisation, first-token pooling, {config['head_type']} heads {config['head_hidden_sizes']}\n",
+        "## Training\n",
+        f"- data: {history['train_examples']} training and {history['validation_examples']} validation candidates "
+        "(execution-labelled, split by task); HumanEval was never used for training or model selection\n"
+        f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: squared error on PassRatio + BCE on the Exec and Pass logits\n"
+        f"- {len(history['epochs'])} epoch(s), best epoch {history['best_epoch']} by mean validation {args['select_metric']}; "
+        f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "
+        f"layer decay {args['layer_decay']}, seed {args['seed']}, bf16 autocast {args['bf16']}\n"
+        f"- training time: {sum(e['seconds'] for e in history['epochs']) / 60:.1f} min\n",
+        "### Validation (best epoch)\n",
+        "| format | τ | r_s | r_p | MAE |\n|---|---|---|---|---|\n" + validation + "\n",
+    ]
+    for name, results in evaluations.items():
+        sections += [f"## {name}\n", evaluation_table(results) + "\n"]
+    if notes:
+        sections += ["## Notes\n", notes + "\n"]
+    sections += [
+        "## Limitations\n",
+        "Python only; trained on MBPP-derived candidates (mutants, other tasks' solutions, partial rewrites, broken "
+        "variants), not on real model generations; a small model far below the paper's UniXcoder-based one. "
+        "CodeScore is an estimate: when correctness matters, run tests.\n",
+    ]
+    return "\n".join(sections)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model_dir", type=Path)
+    parser.add_argument("--evaluation", action="append", default=[], metavar="TITLE=META_EVAL.json")
+    parser.add_argument("--notes", default="")
+    args = parser.parse_args(argv)
+    evaluations = {}
+    for item in args.evaluation:
+        title, _, path = item.partition("=")
+        if not path:
+            parser.error(f"--evaluation takes TITLE=PATH, got {item!r}")
+        evaluations[title] = json.loads(Path(path).read_text())
+    (args.model_dir / "README.md").write_text(model_card(args.model_dir, evaluations, args.notes))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
