@@ -31,6 +31,7 @@ def register(subparsers) -> None:
     parser.add_argument("--select-metric", default="spearman", choices=["tau", "spearman", "pearson", "neg_mae"])
     parser.add_argument("--patience", type=int, default=2, help="epochs without improvement before stopping")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
+    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
     parser.add_argument("--push-to-hub", metavar="REPO_ID", help="upload the best model to this Hub repo")
     parser.set_defaults(func=run)
@@ -54,7 +55,7 @@ def run(args) -> int:
         output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
         freeze_embeddings=args.freeze_embeddings, bf16=args.bf16, seed=args.seed, formats=tuple(args.formats),
-        select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps,
+        select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden)

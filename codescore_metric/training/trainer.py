@@ -47,6 +47,7 @@ class TrainingArguments:
     max_steps: int | None = None
     eval_batch_size: int = 32
     log_every: int = 50
+    device: str | None = None  # None: cuda, then mps, then cpu
 
     def __post_init__(self):
         if self.select_metric not in SELECT_METRICS:
@@ -94,7 +95,11 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
 
     Returns the history: per-epoch training loss, validation metrics per format and timings.
     """
+    from codescore_metric.devices import resolve_device
+
     rng = seed_everything(args.seed)
+    device = resolve_device(args.device)
+    model.to(device)
     formats = tuple(InputFormat.parse(f) for f in args.formats)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
     optimizer = torch.optim.AdamW(parameter_groups(model, args.encoder_lr, args.head_lr, args.layer_decay, args.weight_decay, args.freeze_embeddings))
@@ -110,11 +115,12 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
         started, losses = time.perf_counter(), []
         batches = data.batches(args.batch_size, rng)
         for index, indices in enumerate(batches):
-            labels = data.labels[indices]
+            labels = data.labels[indices].to(device)
             loss = 0.0
             for fmt in formats:
-                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
-                    logits = model(**data.tensors(fmt, indices))
+                inputs = {name: tensor.to(device) for name, tensor in data.tensors(fmt, indices).items()}
+                with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
+                    logits = model(**inputs)
                 loss = loss + unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
             (loss / args.gradient_accumulation).backward()
             losses.append(loss.item())
