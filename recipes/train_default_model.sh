@@ -10,14 +10,14 @@
 #   4. UniCE training (all three input formats per example), model selection on MBPP validation
 #   5. meta-evaluation on HumanEval (zero-shot) and MBPP validation, model card, copy into the package
 # Knobs (environment): WORK, OUT, TASK_LIMIT (tasks per split, for a smaller build), CANDIDATES,
-# PRETRAIN_MINUTES, EPOCHS, SEED.
+# PRETRAIN_STEPS, EPOCHS, SEED.
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 HUMANEVAL=${2:-../shared/data/HumanEval_ET.jsonl}
 WORK=${WORK:-work/default-model}
 OUT=${OUT:-codescore_metric/default_model}
 CANDIDATES=${CANDIDATES:-20}
-PRETRAIN_MINUTES=${PRETRAIN_MINUTES:-40}
+PRETRAIN_STEPS=${PRETRAIN_STEPS:-1500}
 EPOCHS=${EPOCHS:-4}
 SEED=${SEED:-12}
 limit=()
@@ -31,7 +31,7 @@ echo "== MBPP data ready after $((SECONDS / 60)) min"
 [ -f "$WORK/humaneval/eval.jsonl" ] || codescore build-data --input "$HUMANEVAL" --benchmark humaneval --eval-only \
     -o "$WORK/humaneval" --candidates-per-task "$CANDIDATES" --seed "$SEED" --no-progress
 echo "== HumanEval evaluation data ready after $((SECONDS / 60)) min"
-[ -f "$WORK/encoder/config.json" ] || codescore pretrain-encoder --output "$WORK/encoder" --minutes "$PRETRAIN_MINUTES" --seed "$SEED"
+[ -f "$WORK/encoder/config.json" ] || codescore pretrain-encoder --output "$WORK/encoder" --max-steps "$PRETRAIN_STEPS" --minutes 600 --seed "$SEED" > "$WORK/encoder.json"
 echo "== encoder pretrained after $((SECONDS / 60)) min"
 [ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$WORK/encoder" \
     --output "$WORK/model" --model-id codescore-small-mbpp --max-length 512 --head-hidden 256 --epochs "$EPOCHS" \
@@ -42,7 +42,7 @@ codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --j
 python -m codescore_metric.training.model_card "$WORK/model" \
     --evaluation "HumanEval, zero-shot (authors' HumanEval-ET tests)=$WORK/humaneval.json" \
     --evaluation "MBPP validation (tasks 511-600)=$WORK/mbpp_validation.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` in $((SECONDS / 60)) min (TASK_LIMIT=${TASK_LIMIT:-all}, CANDIDATES=$CANDIDATES, PRETRAIN_MINUTES=$PRETRAIN_MINUTES, EPOCHS=$EPOCHS, SEED=$SEED)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` in $((SECONDS / 60)) min (TASK_LIMIT=${TASK_LIMIT:-all}, CANDIDATES=$CANDIDATES, PRETRAIN_STEPS=$PRETRAIN_STEPS, EPOCHS=$EPOCHS, SEED=$SEED)."
 mkdir -p "$OUT"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"
 cp "$WORK/humaneval.md" "$WORK/mbpp_validation.md" "$OUT/"

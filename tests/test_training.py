@@ -139,3 +139,18 @@ def test_pretrain_encoder_gives_a_backbone_that_train_accepts(tmp_path):
     model, tokenizer = model_from_backbone(str(tmp_path / "encoder"), max_length=64, head_hidden_sizes=[8])
     assert model.config.separator_tokens == 2 and model.config.segment_token_types
     assert "\n    " in tokenizer.decode(tokenizer("def f():\n    return 1")["input_ids"])  # indentation survives
+
+
+def test_masked_lm_loss_on_masked_positions_equals_the_full_head():
+    from transformers import RobertaConfig, RobertaForMaskedLM
+
+    from codescore_metric.training.pretrain import masked_lm_loss
+
+    torch.manual_seed(0)
+    model = RobertaForMaskedLM(RobertaConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                                             intermediate_size=32, max_position_embeddings=40, pad_token_id=1)).eval()
+    ids = torch.randint(5, 50, (3, 20))
+    labels = ids.clone()
+    labels[torch.rand(3, 20) > 0.3] = -100
+    with torch.no_grad():
+        assert float(masked_lm_loss(model, ids, labels)) == pytest.approx(float(model(input_ids=ids, labels=labels).loss), rel=1e-6)

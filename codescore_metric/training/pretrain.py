@@ -94,6 +94,14 @@ def mask_tokens(ids: torch.Tensor, tokenizer, probability: float, generator: tor
     return ids, labels
 
 
+def masked_lm_loss(model, inputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy on the masked positions only: the vocabulary projection is computed for them alone."""
+    hidden = model.roberta(input_ids=inputs).last_hidden_state
+    chosen = labels != -100
+    logits = model.lm_head(hidden[chosen])
+    return torch.nn.functional.cross_entropy(logits, labels[chosen])
+
+
 def pretrain(args: PretrainArguments) -> dict:
     """Train tokenizer and encoder; save both with ``save_pretrained`` into ``args.output_dir``."""
     from transformers import RobertaConfig, RobertaForMaskedLM
@@ -123,7 +131,7 @@ def pretrain(args: PretrainArguments) -> dict:
         warmup = min(1.0, (step + 1) / 200)
         for group in optimizer.param_groups:
             group["lr"] = args.learning_rate * warmup
-        loss = model(input_ids=inputs, labels=labels).loss
+        loss = masked_lm_loss(model, inputs, labels)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -135,7 +143,7 @@ def pretrain(args: PretrainArguments) -> dict:
     model.eval()
     with torch.no_grad():
         inputs, labels = mask_tokens(validation, tokenizer, args.mask_probability, torch.Generator().manual_seed(1))
-        validation_loss = float(model(input_ids=inputs, labels=labels).loss)
+        validation_loss = float(masked_lm_loss(model, inputs, labels))
     model.save_pretrained(args.output_dir)
     tokenizer.save_pretrained(args.output_dir)
     return {"steps": step, "seconds": time.monotonic() - started, "train_blocks": len(training), "tokens_seen": step * args.batch_size * args.sequence_length,
