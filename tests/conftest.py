@@ -27,8 +27,6 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory):
     """A tiny random UniCE model + tokenizer directory, usable as ``checkpoint=``."""
-    try:
-        from tests.tiny_model import build_tiny_model_dir
-    except ImportError as err:  # the fixture module is written alongside the core library
-        pytest.skip(f"tests/tiny_model.py is not available yet: {err}")
+    from tests.tiny_model import build_tiny_model_dir
+
     return build_tiny_model_dir(tmp_path_factory.mktemp("tiny-model"))
