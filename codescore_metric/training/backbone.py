@@ -25,7 +25,10 @@ def model_from_backbone(backbone: str, max_length: int | None = None, head_type:
     try:
         encoder_config = AutoConfig.from_pretrained(backbone, local_files_only=offline)
         tokenizer = AutoTokenizer.from_pretrained(backbone, local_files_only=offline)
-        pretrained = AutoModel.from_pretrained(backbone, local_files_only=offline)
+        try:  # UniCE never uses the pooler, so do not build (or report missing) one
+            pretrained = AutoModel.from_pretrained(backbone, local_files_only=offline, add_pooling_layer=False)
+        except TypeError:
+            pretrained = AutoModel.from_pretrained(backbone, local_files_only=offline)
     except (OSError, ValueError) as error:
         raise OSError(f"cannot load the backbone {backbone!r} (config, tokenizer and weights are needed): {error}") from error
     limit = usable_length(encoder_config)
