@@ -1,6 +1,6 @@
 """Lexical and syntactic baselines computed in-process: BLEU, CodeBLEU and exact match.
 
-Nothing here touches the network (``evaluate.load("bleu")`` would download code from GitHub).
+Nothing here touches the network (loading evaluate's Hub `bleu` metric instead would download code from GitHub).
 
 BLEU
     ``sacrebleu`` (``sacrebleu.metrics.BLEU``) with its default ``13a`` tokenizer: it splits
