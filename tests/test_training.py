@@ -154,3 +154,16 @@ def test_masked_lm_loss_on_masked_positions_equals_the_full_head():
     labels[torch.rand(3, 20) > 0.3] = -100
     with torch.no_grad():
         assert float(masked_lm_loss(model, ids, labels)) == pytest.approx(float(model(input_ids=ids, labels=labels).loss), rel=1e-6)
+
+
+def test_training_jsonl_errors_name_the_line(tmp_path):
+    from codescore_metric.training.examples import load_split
+
+    rows = make_rows(2, 0)
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(rows[0]) + "\n" + json.dumps({**rows[1], "pass_ratio": 2}) + "\n")
+    with pytest.raises(ValueError, match=r"t.jsonl:2: field 'pass_ratio'"):
+        load_split(path, "train")
+    path.write_text("".join(json.dumps({k: v for k, v in row.items() if k != "all_pass"}) + "\n" for row in rows))
+    with pytest.raises(ValueError, match="has no all_pass field"):
+        load_split(path, "train")

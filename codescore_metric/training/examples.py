@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from codescore_metric.encoding import SegmentEncoder, collate
@@ -21,16 +22,15 @@ class LabelledExamples:
 
     texts: dict[str, list[str]]  # "prediction" / "reference" / "source" -> texts
     labels: torch.Tensor  # [N, 3]: pass_ratio, executable, all_pass
-    task_ids: list[str]
 
     def __len__(self) -> int:
-        return len(self.task_ids)
+        return len(self.labels)
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:
-    """Validate rows with generated_code, golden_code, source, pass_ratio, executable, all_pass (task_id optional)."""
+    """Validate rows with generated_code, golden_code, source, pass_ratio, executable, all_pass."""
     texts = {field: [] for field in TEXT_FIELDS}
-    labels, task_ids = [], []
+    labels = []
     for index, row in enumerate(rows):
         for field, name in TEXT_FIELDS.items():
             value = row.get(name)
@@ -45,10 +45,9 @@ def check_rows(rows: list[dict], where: str) -> LabelledExamples:
             else:
                 raise ValueError(f"{where} row {index}: field {name!r} must be a number in [0, 1] or a bool, got {value!r}")
         labels.append(values)
-        task_ids.append(str(row.get("task_id", index)))
     if not labels:
         raise ValueError(f"{where} has no rows")
-    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32), task_ids)
+    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32))
 
 
 def load_split(data: str | Path, split: str) -> LabelledExamples:
@@ -61,12 +60,16 @@ def load_split(data: str | Path, split: str) -> LabelledExamples:
         if split not in dataset:
             raise ValueError(f"{path} has splits {list(dataset)}, not {split!r}")
         return check_rows(list(dataset[split]), f"{path}[{split}]")
-    from codescore_metric.jsonl import format_errors, read_jsonl
+    from codescore_metric.metaeval.runner import load_labelled
 
-    rows, errors = read_jsonl(path)
-    if errors:
-        raise ValueError(f"{path} has lines that are not JSON:\n{format_errors(path, errors)}")
-    return check_rows([row for _, row in rows], str(path))
+    labelled = load_labelled(path)  # the meta-evaluation's reader: every bad row named by line
+    columns = {"golden_code": labelled.references, "source": labelled.sources, "executable": labelled.executable, "all_pass": labelled.all_pass}
+    missing = [name for name, column in columns.items() if column is None]
+    if missing:
+        raise ValueError(f"{path} has no {', '.join(missing)} field; training needs all of {', '.join(LABEL_FIELDS)} and the three texts")
+    texts = {"prediction": labelled.predictions, "reference": labelled.references, "source": labelled.sources}
+    labels = torch.tensor(np.stack([labelled.pass_ratio, labelled.executable, labelled.all_pass], axis=1), dtype=torch.float32)
+    return LabelledExamples(texts, labels)
 
 
 class FormatBatches:
