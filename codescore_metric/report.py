@@ -208,15 +208,12 @@ def score_records(
     bleu: bool = True,
     codebleu: bool = True,
     lang: str = "python",
-    chunk_size: int = 32,
     batch_size: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[dict], dict]:
-    """Score records in chunks (calling ``on_progress(done, total)``) and return
+    """Score records (calling ``on_progress(done, total)`` as batches finish) and return
     ``(records with scores added, summary from metric_result without per-sample lists)``.
 
-    Chunks do not change scores in the default ``normalization="sample"`` mode; a scorer in
-    ``"batch"`` mode is called once on everything (progress then jumps from 0 to done).
     ``input_format`` is "ref", "nl" or "ref_nl"; ``fields`` maps "prediction"/"reference"/"source"
     to record keys (default: generated_code / golden_code / source).
     """
@@ -226,34 +223,12 @@ def score_records(
     names = {**DEFAULT_FIELDS, **(fields or {})}
     if not records:
         raise ValueError("the file holds no records")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be >= 1, got {chunk_size}")
     preds = _column(records, names["prediction"], "generated code")
     refs = _column(records, names["reference"], "reference code") if "reference" in fmt.fields else None
     srcs = _column(records, names["source"], "task description") if "source" in fmt.fields else None
-
-    total = len(preds)
-    if getattr(scorer, "normalization", None) == "batch":
-        chunk_size = total  # batch statistics depend on the whole, length-sorted input: one call
-    parts = []
-    if on_progress:
-        on_progress(0, total)
-    for start in range(0, total, chunk_size):
-        end = min(start + chunk_size, total)
-        parts.append(
-            scorer.score(
-                preds[start:end],
-                references=refs[start:end] if refs is not None else None,
-                sources=srcs[start:end] if srcs is not None else None,
-                input_format=fmt.value,
-                batch_size=batch_size,
-            )
-        )
-        if on_progress:
-            on_progress(end, total)
-    merged = _Merged(parts)
+    result = scorer.score(preds, references=refs, sources=srcs, input_format=fmt.value, batch_size=batch_size, on_progress=on_progress)
     summary = metric_result(
-        merged, preds, refs, bleu=bleu, codebleu=codebleu, lang=lang, return_per_sample=True
+        result, preds, refs, bleu=bleu, codebleu=codebleu, lang=lang, return_per_sample=True
     )
     scored = []
     for i, record in enumerate(records):
@@ -266,13 +241,3 @@ def score_records(
         scored.append(row)
     summary = {k: v for k, v in summary.items() if not k.endswith("_per_sample") and k != "truncated"}
     return scored, summary
-
-
-class _Merged:
-    """Concatenation of several chunk results, with the ScoreResult attributes report needs."""
-
-    def __init__(self, parts):
-        for key in SCORE_KEYS + ("truncated",):
-            setattr(self, key, [v for p in parts for v in getattr(p, key)])
-        self.signature = parts[0].signature
-        self.input_format = parts[0].input_format

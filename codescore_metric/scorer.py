@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,12 +137,14 @@ class CodeScorer:
         input_format: str | InputFormat | None = None,
         batch_size: int | None = None,
         progress_bar: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
     ) -> ScoreResult:
         """Predict CodeScore, Executability and Passability for each prediction, in input order.
 
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
-        prediction scores 0 on all three without a model call.
+        prediction scores 0 on all three without a model call. ``on_progress(done, total)`` is
+        called before the first batch and after each one (e.g. for a UI progress bar).
         """
         fmt = choose_format(input_format, references, sources, self.config.default_input_format)
         columns = validate_inputs(fmt, predictions, references, sources)
@@ -155,12 +158,18 @@ class CodeScorer:
         from tqdm.auto import tqdm
 
         self._memory_limit = batch_size  # lowered for the rest of the call after an out-of-memory error
+        done = 0
+        if on_progress:
+            on_progress(done, len(encoded))
         with torch.inference_mode(), tqdm(total=len(encoded), disable=not progress_bar, desc="CodeScore", unit="sample") as bar:
             for batch in batches:
                 for start in range(0, len(batch), self._memory_limit):
                     indices = batch[start:start + self._memory_limit]
                     outputs[indices] = self._predict([encoded[i] for i in indices])
                     bar.update(len(indices))
+                    done += len(indices)
+                    if on_progress:
+                        on_progress(done, len(encoded))
         empty = [i for i, text in enumerate(columns["prediction"]) if not text.strip()]
         outputs[empty] = 0.0
         return ScoreResult(

@@ -56,13 +56,13 @@ def test_score_single_matches_scorer_and_baselines(scorer):
         report.score_single(scorer, GEN, "  ", TASK, "ref")
 
 
-def test_score_records_chunks_and_reports_progress(scorer, tmp_path):
+def test_score_records_reports_progress_per_batch(scorer, tmp_path):
     lines = [json.dumps({"generated_code": g, "golden_code": REF, "source": TASK, "id": i}) for i, g in enumerate([GEN, REF, ""])]
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
     records = report.load_records(path)
     seen = []
-    scored, summary = report.score_records(scorer, records, "ref_nl", chunk_size=2, on_progress=lambda d, t: seen.append((d, t)))
+    scored, summary = report.score_records(scorer, records, "ref_nl", batch_size=2, on_progress=lambda d, t: seen.append((d, t)))
     assert seen == [(0, 3), (2, 3), (3, 3)]
     direct = scorer.score([GEN, REF, ""], references=[REF] * 3, sources=[TASK] * 3, input_format="ref_nl")
     assert [r["codescore"] for r in scored] == pytest.approx(direct.codescore, abs=1e-6)
