@@ -11,12 +11,16 @@ Two profiles:
   segment keeps a share of the budget (the longest ones are cut first), the closing separator is
   always kept, and the total never exceeds ``max_length``.
 
-Both report, per sample, how many tokens of each field were dropped.
+Both report, per sample, how many tokens of each field were dropped. With ``strip_code_comments``
+the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from codescore_metric.code_text import strip_comments
+from codescore_metric.formats import CODE_FIELDS
 
 PROFILES = ("reference", "clean")
 
@@ -30,6 +34,7 @@ class EncodingSpec:
     separator_tokens: int = 2  # separators between two segments: 2 for RoBERTa (</s></s>), 1 for BERT
     segment_token_types: bool = True  # token type 0 for <s> g </s>, 1 after; False: all 0
     stripped_tokens: tuple[str, ...] = ()  # tokens deleted after tokenization (reference profile)
+    strip_code_comments: bool = False  # drop comments, docstrings and blank lines from the code fields
 
     def __post_init__(self):
         if self.profile not in PROFILES:
@@ -89,9 +94,14 @@ class SegmentEncoder:
         names = list(fields)
         if not fields[names[0]]:
             return []
-        columns = [self._tokenize(fields[name]) for name in names]
+        columns = [self._tokenize(self._prepare(name, fields[name])) for name in names]
         join = self._join_reference if self.spec.profile == "reference" else self._join_clean
         return [join(names, [column[i] for column in columns]) for i in range(len(columns[0]))]
+
+    def _prepare(self, name: str, texts: list[str]) -> list[str]:
+        if self.spec.strip_code_comments and name in CODE_FIELDS:
+            return [strip_comments(text) for text in texts]
+        return texts
 
     def _tokenize(self, texts: list[str]) -> list[list[int]]:
         encoded = self.tokenizer(

@@ -41,3 +41,6 @@ _ALIASES = {"ref": "ref", "reference": "ref", "nl": "nl", "src": "nl", "source":
 
 # Plural argument names used by `score()` and the metric, mapped to the per-sample field names.
 ARGUMENT_FOR_FIELD = {"prediction": "predictions", "reference": "references", "source": "sources"}
+
+# The fields that hold Python code (the rest is natural language).
+CODE_FIELDS = ("prediction", "reference")

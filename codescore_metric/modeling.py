@@ -36,6 +36,7 @@ class UniCEConfig:
     separator_tokens: int = 2
     segment_token_types: bool = True
     stripped_tokens: list[str] = field(default_factory=list)
+    strip_code_comments: bool = False
     layer_transformation: str = "sparsemax"
     layer_norm: bool = True
     layer_dropout: float = 0.1
@@ -67,6 +68,7 @@ class UniCEConfig:
             separator_tokens=self.separator_tokens,
             segment_token_types=self.segment_token_types,
             stripped_tokens=tuple(self.stripped_tokens),
+            strip_code_comments=self.strip_code_comments,
         )
 
     def to_dict(self) -> dict:

@@ -125,7 +125,8 @@ class CodeScorer:
         fmt = InputFormat.parse(input_format or self.config.default_input_format).value
         return (
             f"codescore|v:{__version__}|model:{self.model_id}@{self.revision}|fmt:{fmt}"
-            f"|profile:{self.config.encoding_profile}|len:{self.config.max_length}"
+            f"|profile:{self.config.encoding_profile}{'+nocomments' if self.config.strip_code_comments else ''}"
+            f"|len:{self.config.max_length}"
             f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}"
         )
 

@@ -4,7 +4,8 @@
 #   bash recipes/train_default_model.sh [MBPP_JSONL] [HUMANEVAL_ET_JSONL]
 #
 # Steps (each is skipped when its output exists, so a rerun resumes):
-#   1. execution-labelled candidates for MBPP train/validation (extended tests, sandboxed runs)
+#   1. execution-labelled candidates for MBPP (extended tests, sandboxed runs): validation is tasks 511-600,
+#      training every other task; the NL is MBPP's sentence or a HumanEval-style docstring prompt, per candidate
 #   2. execution-labelled candidates for HumanEval (evaluation only, the authors' HumanEval-ET tests)
 #   3. masked-language-model pretraining of a small code encoder on the Python standard library
 #   4. UniCE training (all three input formats per example), model selection on MBPP validation
@@ -16,7 +17,7 @@ MBPP=${1:-../shared/data/mbpp.jsonl}
 HUMANEVAL=${2:-../shared/data/HumanEval_ET.jsonl}
 WORK=${WORK:-work/default-model}
 OUT=${OUT:-codescore_metric/default_model}
-CANDIDATES=${CANDIDATES:-20}
+CANDIDATES=${CANDIDATES:-12}
 PRETRAIN_STEPS=${PRETRAIN_STEPS:-1500}
 EPOCHS=${EPOCHS:-4}
 SEED=${SEED:-12}
@@ -26,6 +27,7 @@ mkdir -p "$WORK"
 SECONDS=0
 
 [ -f "$WORK/mbpp/dataset/dataset_dict.json" ] || codescore build-data --input "$MBPP" --benchmark mbpp \
+    --mbpp-train all --nl-style mixed \
     -o "$WORK/mbpp" --candidates-per-task "$CANDIDATES" --seed "$SEED" --no-progress "${limit[@]}"
 echo "== MBPP data ready after $((SECONDS / 60)) min"
 [ -f "$WORK/humaneval/eval.jsonl" ] || codescore build-data --input "$HUMANEVAL" --benchmark humaneval --eval-only \
@@ -34,7 +36,7 @@ echo "== HumanEval evaluation data ready after $((SECONDS / 60)) min"
 [ -f "$WORK/encoder/config.json" ] || codescore pretrain-encoder --output "$WORK/encoder" --max-steps "$PRETRAIN_STEPS" --minutes 600 --seed "$SEED" > "$WORK/encoder.json"
 echo "== encoder pretrained after $((SECONDS / 60)) min"
 [ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$WORK/encoder" \
-    --output "$WORK/model" --model-id codescore-small-mbpp --max-length 512 --head-hidden 256 --epochs "$EPOCHS" \
+    --output "$WORK/model" --model-id codescore-small-mbpp --max-length 512 --strip-code-comments --head-hidden 256 --epochs "$EPOCHS" \
     --batch-size 16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --bf16 --seed "$SEED" --patience 2
 echo "== UniCE model trained after $((SECONDS / 60)) min"
 codescore meta-eval "$WORK/humaneval/eval.jsonl" --checkpoint "$WORK/model" --json "$WORK/humaneval.json" --no-progress > "$WORK/humaneval.md"

@@ -147,6 +147,18 @@ def test_mbpp_split_is_by_task_and_standard():
     assert not set(splits["train"]) & set(splits["validation"])
 
 
+def test_mbpp_all_train_takes_every_task_outside_validation():
+    splits = mbpp_splits(_tasks(range(1, 975)), train="all")
+    assert len(splits["train"]) == 974 - 90 and {"1", "510", "601", "974"} <= set(splits["train"])
+    assert splits["validation"] == [str(i) for i in range(511, 601)]
+    assert not set(splits["train"]) & set(splits["validation"])
+
+
+def test_mbpp_train_choice_is_checked(tmp_path):
+    with pytest.raises(ValueError, match="mbpp_train must be one of standard, all"):
+        BuildConfig(benchmark="mbpp", output_dir=tmp_path, input=tmp_path / "x.jsonl", mbpp_train="everything")
+
+
 def test_hash_split_is_disjoint_stable_and_complete():
     tasks = _tasks(range(200))
     splits = hash_splits(tasks, 0.2, seed=0)
@@ -209,6 +221,30 @@ def test_build_end_to_end_on_hand_written_tasks(tmp_path):
     lines = (tmp_path / "out" / "validation.jsonl").read_text().splitlines()
     assert len(lines) == len(loaded["validation"]) and set(COLUMNS) <= set(json.loads(lines[0]))
     assert "pass_ratio bin" in (tmp_path / "out" / "label_distribution.md").read_text()
+
+
+def test_mixed_nl_style_gives_each_candidate_the_text_or_a_docstring_prompt(tmp_path):
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    config = BuildConfig("generic", tmp_path / "out", input=source, per_task=8, seed=0, workers=2, nl_style="mixed",
+                         validation_fraction=0.34, tests_per_task=0, limits=LIMITS, progress=False)
+    rows = [row for split in build(config).rows.values() for row in split]
+    texts = {task["task_id"]: task["source"] for task in GENERIC_TASKS}
+    styles = set()
+    for row in rows:
+        if row["source"] == texts[row["task_id"]]:
+            styles.add("text")
+        else:
+            assert row["source"].startswith("def ") and f'"""{texts[row["task_id"]]}' in row["source"]
+            assert ">>> " in row["source"]  # one of the task's asserts as an example
+            styles.add("prompt")
+    assert styles == {"text", "prompt"}
+
+
+def test_nl_style_is_checked_and_never_applied_to_humaneval(tmp_path):
+    with pytest.raises(ValueError, match="nl_style must be one of text, prompt, mixed"):
+        BuildConfig("mbpp", tmp_path, input=tmp_path / "x.jsonl", nl_style="docstring")
+    with pytest.raises(ValueError, match="already is a docstring prompt"):
+        BuildConfig("humaneval", tmp_path, input=tmp_path / "x.jsonl", eval_only=True, nl_style="prompt")
 
 
 HUMANEVAL_ROW = {"task_id": "HumanEval/0", "entry_point": "add",

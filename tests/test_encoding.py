@@ -168,3 +168,16 @@ def test_bad_spec_is_rejected():
         EncodingSpec(profile="fancy")
     with pytest.raises(ValueError, match="separator_tokens"):
         EncodingSpec(separator_tokens=3)
+
+
+def test_strip_code_comments_cleans_code_fields_only():
+    from tests.tiny_model import build_tiny_tokenizer
+
+    tokenizer = build_tiny_tokenizer()
+    code = 'def f(x):\n    """doc"""\n    return x  # note\n'
+    nl = "# keep this text\n"
+    fields = {"prediction": [code], "reference": [code], "source": [nl]}
+    stripped = SegmentEncoder(tokenizer, EncodingSpec(max_length=128, strip_code_comments=True)).encode(fields)[0]
+    expected = SegmentEncoder(tokenizer, EncodingSpec(max_length=128)).encode(
+        {"prediction": ["def f(x):\n    return x\n"], "reference": ["def f(x):\n    return x\n"], "source": [nl]})[0]
+    assert stripped.input_ids == expected.input_ids and stripped.token_type_ids == expected.token_type_ids

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from codescore_metric import CodeScorer, clear_model_cache
-from tests.tiny_model import build_tiny_model_dir
+from tests.tiny_model import build_tiny_model, build_tiny_model_dir
 
 PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a * b", "print(1)", "class Stack: pass", "for i in range(3): pass"]
 REFERENCES = ["def add(a, b):\n    return a + b\n"] * 2 + ["print(2)", "class Stack:\n    pass\n", "x = 1"]
@@ -108,6 +108,21 @@ def test_signature_names_version_model_and_settings(scorer, model_dir):
     assert scorer.signature("ref") == (
         f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32"
     )
+
+
+def test_a_model_that_strips_comments_ignores_them_and_says_so(tmp_path):
+    from dataclasses import replace
+
+    model, tokenizer = build_tiny_model()
+    model.config = replace(model.config, strip_code_comments=True)
+    model.save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    scorer = CodeScorer(tmp_path)
+    commented = ['def add(a, b):\n    """Add."""\n    # sum\n    return a + b  # done\n']
+    plain = ["def add(a, b):\n    return a + b\n"]
+    assert scorer.score(commented, commented).codescore == pytest.approx(scorer.score(plain, plain).codescore, abs=1e-6)
+    assert "|profile:clean+nocomments|" in scorer.signature("ref")
+    assert CodeScorer(tmp_path).config.strip_code_comments  # kept through save and load
 
 
 def test_out_of_memory_halves_the_batch(model_dir, monkeypatch):

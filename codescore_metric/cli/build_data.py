@@ -24,6 +24,12 @@ def register(subparsers) -> None:
     parser.add_argument("--candidates-per-task", type=int, default=20, help="candidates per task (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of candidate sampling, test extension and hash split")
     parser.add_argument("--workers", type=int, help="programs run in parallel (default: the CPUs available)")
+    parser.add_argument("--mbpp-train", choices=["standard", "all"], default="standard",
+                        help="MBPP training tasks: the standard train split 601-974, or all tasks outside validation "
+                             "511-600 (adds MBPP's test split; do not then report MBPP test numbers)")
+    parser.add_argument("--nl-style", choices=["text", "prompt", "mixed"], default="text",
+                        help="NL column: the benchmark's text, a HumanEval-style docstring prompt made from the "
+                             "reference's signature, the text and one test, or either per candidate (default text)")
     parser.add_argument("--limit", type=int, help="at most this many tasks per split (quick runs)")
     parser.add_argument("--eval-only", action="store_true", help="write one labelled eval.jsonl, no training dataset "
                                                                  "(MBPP: its validation tasks)")
@@ -49,7 +55,8 @@ def run(args) -> int:
         raise ValueError(f"--candidates-per-task must be at least 1, got {args.candidates_per_task}")
     config = BuildConfig(benchmark=args.benchmark, output_dir=args.output_dir, input=args.input, hub_id=args.hub_id,
                          per_task=args.candidates_per_task, seed=args.seed, workers=args.workers, limit=args.limit,
-                         eval_only=args.eval_only, validation_fraction=args.validation_fraction,
+                         eval_only=args.eval_only, mbpp_train=args.mbpp_train, nl_style=args.nl_style,
+                         validation_fraction=args.validation_fraction,
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
                          shared_process=not args.process_per_test,
                          limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))

@@ -16,6 +16,8 @@ def register(subparsers) -> None:
     parser.add_argument("--output", required=True, help="folder for the best model, its tokenizer and training history")
     parser.add_argument("--model-id", default="codescore-trained", help="name recorded in the model's signature")
     parser.add_argument("--max-length", type=int, help="input tokens (default: all the backbone's positions)")
+    parser.add_argument("--strip-code-comments", action="store_true",
+                        help="the model reads code without comments, docstrings and blank lines (stored in its config)")
     parser.add_argument("--head-hidden", type=int, nargs="+", default=[512], help="hidden sizes of each head's MLP")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=16)
@@ -58,7 +60,8 @@ def run(args) -> int:
         select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
     )
     torch.manual_seed(args.seed)
-    model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden)
+    model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
+                                           strip_code_comments=args.strip_code_comments)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
     best = history["epochs"][history["best_epoch"] - 1]
     summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from codescore_metric.data.candidates import Donor, make_candidates
 from codescore_metric.data.distribution import format_distribution, label_distribution
+from codescore_metric.data.prompts import docstring_prompt
 from codescore_metric.execution.extend import extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
 from codescore_metric.execution.sandbox import Limits, default_workers, run_many
@@ -31,6 +32,9 @@ from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
 BENCHMARKS = ("mbpp", "humaneval", "generic")
 MBPP_HUB_ID = "google-research-datasets/mbpp"
 MBPP_SPLITS = {"train": range(601, 975), "validation": range(511, 601)}
+MBPP_TRAIN_CHOICES = ("standard", "all")
+# The NL column: the benchmark's text, a HumanEval-style docstring prompt, or either per candidate (seeded).
+NL_STYLES = ("text", "prompt", "mixed")  # all: every task outside validation (prompt 1-10, test 11-510, train 601-974)
 NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
 COLUMNS = ("generated_code", "golden_code", "source", "pass_ratio", "executable", "all_pass", "task_id",
            "kind", "detail", "num_tests")
@@ -51,6 +55,8 @@ class BuildConfig:
     workers: int | None = None
     limit: int | None = None
     eval_only: bool = False
+    mbpp_train: str = "standard"
+    nl_style: str = "text"
     validation_fraction: float = 0.1
     tests_per_task: int = 110
     limits: Limits = Limits(test_timeout=1.0, program_timeout=20.0)
@@ -67,6 +73,12 @@ class BuildConfig:
         if self.benchmark == "humaneval" and not self.eval_only:
             raise ValueError("HumanEval is zero-shot evaluation data only and never goes into a training dataset; "
                              "build it with eval_only (--eval-only), which writes eval.jsonl")
+        if self.mbpp_train not in MBPP_TRAIN_CHOICES:
+            raise ValueError(f"mbpp_train must be one of {', '.join(MBPP_TRAIN_CHOICES)}, got {self.mbpp_train!r}")
+        if self.nl_style not in NL_STYLES:
+            raise ValueError(f"nl_style must be one of {', '.join(NL_STYLES)}, got {self.nl_style!r}")
+        if self.nl_style != "text" and self.benchmark == "humaneval":
+            raise ValueError("HumanEval's NL already is a docstring prompt; use nl_style='text' for it")
         if self.limit is not None and self.limit < 1:
             raise ValueError(f"limit must be at least 1, got {self.limit}")
         if not 0 < self.validation_fraction < 1:
@@ -145,7 +157,7 @@ def select_splits(tasks: dict[str, Task], config: BuildConfig) -> dict[str, list
     """task ids per output split, each list sorted and cut to ``config.limit``. With ``eval_only``:
     one ``eval`` split (MBPP: its validation tasks; other benchmarks: every task)."""
     if config.benchmark == "mbpp":
-        splits = mbpp_splits(tasks)
+        splits = mbpp_splits(tasks, config.mbpp_train)
         if config.eval_only:
             splits = {"eval": splits["validation"]}
     elif config.eval_only:
@@ -158,15 +170,18 @@ def select_splits(tasks: dict[str, Task], config: BuildConfig) -> dict[str, list
     return {name: ids[: config.limit] for name, ids in splits.items()}
 
 
-def mbpp_splits(tasks: dict[str, Task]) -> dict[str, list[str]]:
-    """The standard MBPP split by task_id (train 601-974, validation 511-600)."""
-    splits: dict[str, list[str]] = {name: [] for name in MBPP_SPLITS}
+def mbpp_splits(tasks: dict[str, Task], train: str = "standard") -> dict[str, list[str]]:
+    """MBPP by task_id: validation is always 511-600; train is the standard 601-974, or with
+    ``train="all"`` every other task (MBPP's test split too, for models never evaluated on it)."""
+    splits: dict[str, list[str]] = {"train": [], "validation": []}
     for task_id in sorted(tasks, key=_id_order):
         if not task_id.isdigit():
             raise ValueError(f"MBPP task_id must be an integer, got {task_id!r}")
-        for name, ids in MBPP_SPLITS.items():
-            if int(task_id) in ids:
-                splits[name].append(task_id)
+        number = int(task_id)
+        if number in MBPP_SPLITS["validation"]:
+            splits["validation"].append(task_id)
+        elif train == "all" or number in MBPP_SPLITS["train"]:
+            splits["train"].append(task_id)
     return splits
 
 
@@ -256,10 +271,22 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             continue
         task = tasks[task_id]
         rows[split].append({"generated_code": candidate.code, "golden_code": task.reference,
-                            "source": sources.get(task_id, ""), "pass_ratio": pass_ratio(result),
+                            "source": _source(task, sources.get(task_id, ""), candidate, config),
+                            "pass_ratio": pass_ratio(result),
                             "executable": executable(result), "all_pass": passable(result), "task_id": task_id,
                             "kind": candidate.kind, "detail": candidate.detail, "num_tests": len(task.tests)})
     return rows, dropped
+
+
+def _source(task: Task, text: str, candidate, config: BuildConfig) -> str:
+    """The row's NL in ``config.nl_style``; the text where no prompt can be made from the reference."""
+    style = config.nl_style
+    if style == "mixed":
+        digest = hashlib.sha256(f"nl:{config.seed}:{task.task_id}:{candidate.code}".encode()).digest()
+        style = "prompt" if digest[0] % 2 else "text"
+    if style == "text":
+        return text
+    return docstring_prompt(task.reference, task.entry_point, text, task.seed_tests) or text
 
 
 def _progress(items: Iterable, total: int, label: str, enabled: bool) -> Iterable:

@@ -46,7 +46,8 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         "## Architecture\n",
         f"- backbone: `{config['provenance'].get('backbone', 'unknown')}` ({encoder['model_type']}, {encoder['num_hidden_layers']} layers, "
         f"hidden {encoder['hidden_size']}, vocabulary {encoder['vocab_size']}), max input {config['max_length']} tokens, "
-        f"{config['encoding_profile']} encoding profile\n"
+        f"{config['encoding_profile']} encoding profile"
+        f"{', code read without comments, docstrings and blank lines' if config.get('strip_code_comments') else ''}\n"
         f"- {config['layer_transformation']} mix over all {encoder['num_hidden_layers'] + 1} hidden states, "
         f"per-{config['normalization']} normalisation, first-token pooling, {config['head_type']} heads {config['head_hidden_sizes']}\n",
         "## Training\n",
