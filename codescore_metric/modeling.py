@@ -14,6 +14,7 @@ from codescore_metric.layer_mix import NORMALIZATIONS, LayerMix
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
+WEIGHT_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 CONFIG_FORMAT_VERSION = 1
 OUTPUT_NAMES = ("codescore", "executability", "passability")
 HEAD_TYPES = ("shared", "separate")
@@ -129,14 +130,18 @@ class UniCEModel(nn.Module):
             return self.head(pooled)
         return torch.cat([self.heads[name](pooled) for name in OUTPUT_NAMES], dim=-1)
 
-    def save_pretrained(self, directory: str | Path) -> Path:
-        """Write ``config.json`` and ``model.safetensors`` (fp32) into ``directory``."""
+    def save_pretrained(self, directory: str | Path, weights_dtype: str = "fp32") -> Path:
+        """Write ``config.json`` and ``model.safetensors`` into ``directory``; ``weights_dtype`` fp16 or
+        bf16 halves the file (loading casts back to the model's dtype)."""
         from safetensors.torch import save_file
 
+        if weights_dtype not in WEIGHT_DTYPES:
+            raise ValueError(f"weights_dtype must be one of {', '.join(WEIGHT_DTYPES)}; got {weights_dtype!r}")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         (directory / CONFIG_NAME).write_text(json.dumps(self.config.to_dict(), indent=2, sort_keys=True) + "\n")
-        state = {key: value.detach().to("cpu", torch.float32).contiguous() for key, value in self.state_dict().items()}
+        dtype = WEIGHT_DTYPES[weights_dtype]
+        state = {key: value.detach().to("cpu", dtype).contiguous() for key, value in self.state_dict().items()}
         save_file(state, str(directory / WEIGHTS_NAME), metadata={"format": "pt", "library": "codescore-metric"})
         return directory
 

@@ -102,6 +102,25 @@ def test_save_and_load_round_trip_is_exact(tmp_path, head_type):
     assert model(**batch).shape == (1, 3)
 
 
+def test_half_precision_weights_halve_the_file_and_load_as_fp32(tmp_path):
+    from safetensors.torch import load_file
+
+    model, tokenizer = build_tiny_model()
+    model.save_pretrained(tmp_path / "fp32")
+    model.save_pretrained(tmp_path / "fp16", weights_dtype="fp16")
+    sizes = {name: (tmp_path / name / "model.safetensors").stat().st_size for name in ("fp32", "fp16")}
+    assert sizes["fp16"] < 0.55 * sizes["fp32"]
+    assert {tensor.dtype for tensor in load_file(str(tmp_path / "fp16" / "model.safetensors")).values()} == {torch.float16}
+    loaded = UniCEModel.from_pretrained(tmp_path / "fp16")
+    assert next(loaded.parameters()).dtype == torch.float32
+    ids = torch.tensor([tokenizer("<s>def add(a, b): return a + b</s></s>x</s>")["input_ids"]])
+    batch = {"input_ids": ids, "attention_mask": torch.ones_like(ids), "token_type_ids": torch.zeros_like(ids)}
+    with torch.no_grad():
+        assert torch.allclose(torch.sigmoid(model(**batch)), torch.sigmoid(loaded(**batch)), atol=2e-3)
+    with pytest.raises(ValueError, match="weights_dtype must be one of fp32, fp16, bf16"):
+        model.save_pretrained(tmp_path / "x", weights_dtype="int8")
+
+
 def test_strict_loading_names_missing_extra_and_misshapen_keys(tmp_path):
     from safetensors.torch import load_file, save_file
 

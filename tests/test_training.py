@@ -139,6 +139,10 @@ def test_pretrain_encoder_gives_a_backbone_that_train_accepts(tmp_path):
     model, tokenizer = model_from_backbone(str(tmp_path / "encoder"), max_length=64, head_hidden_sizes=[8])
     assert model.config.separator_tokens == 2 and model.config.segment_token_types
     assert "\n    " in tokenizer.decode(tokenizer("def f():\n    return 1")["input_ids"])  # indentation survives
+    assert model.config.provenance["backbone"] == str(tmp_path / "encoder")
+    named, _ = model_from_backbone(str(tmp_path / "encoder"), max_length=64, name="org/encoder", strip_code_comments=True)
+    assert named.config.provenance["backbone"] == named.config.encoder["_name_or_path"] == "org/encoder"
+    assert named.config.strip_code_comments and str(tmp_path) not in json.dumps(named.config.to_dict())
 
 
 def test_masked_lm_loss_on_masked_positions_equals_the_full_head():

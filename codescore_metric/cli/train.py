@@ -13,6 +13,8 @@ def register(subparsers) -> None:
     data.add_argument("--train", help="training jsonl (generated_code, golden_code, source, pass_ratio, executable, all_pass)")
     data.add_argument("--validation", help="validation jsonl, same fields")
     parser.add_argument("--backbone", required=True, help="pretrained encoder: local folder or Hub id (e.g. microsoft/unixcoder-base)")
+    parser.add_argument("--backbone-name", help="backbone name recorded in the model (default: --backbone; e.g. the "
+                        "Hub id of a local copy)")
     parser.add_argument("--output", required=True, help="folder for the best model, its tokenizer and training history")
     parser.add_argument("--model-id", default="codescore-trained", help="name recorded in the model's signature")
     parser.add_argument("--max-length", type=int, help="input tokens (default: all the backbone's positions)")
@@ -28,6 +30,8 @@ def register(subparsers) -> None:
     parser.add_argument("--warmup-ratio", type=float, default=0.1)
     parser.add_argument("--freeze-embeddings", action="store_true")
     parser.add_argument("--bf16", action="store_true", help="bf16 autocast (CPU)")
+    parser.add_argument("--save-dtype", choices=["fp32", "fp16", "bf16"], default="fp32",
+                        help="dtype of the saved weights (fp16 halves the file; scores move by about 1e-3)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
     parser.add_argument("--select-metric", default="spearman", choices=["tau", "spearman", "pearson", "neg_mae"])
@@ -56,12 +60,12 @@ def run(args) -> int:
     settings = TrainingArguments(
         output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
-        freeze_embeddings=args.freeze_embeddings, bf16=args.bf16, seed=args.seed, formats=tuple(args.formats),
+        freeze_embeddings=args.freeze_embeddings, bf16=args.bf16, save_dtype=args.save_dtype, seed=args.seed, formats=tuple(args.formats),
         select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
-                                           strip_code_comments=args.strip_code_comments)
+                                           strip_code_comments=args.strip_code_comments, name=args.backbone_name)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
     best = history["epochs"][history["best_epoch"] - 1]
     summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())

@@ -15,8 +15,11 @@ def usable_length(encoder_config) -> int:
     return encoder_config.max_position_embeddings - offset
 
 
-def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, **config_overrides):
-    """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads."""
+def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, **config_overrides):
+    """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads.
+
+    ``name`` is what the saved config records as the backbone (default: ``backbone`` itself; give a
+    Hub id when loading a local copy, so no local path ends up in a shipped model)."""
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     from codescore_metric.checkpoints import downloads_disabled
@@ -34,6 +37,8 @@ def model_from_backbone(backbone: str, max_length: int | None = None, head_type:
     limit = usable_length(encoder_config)
     if max_length is not None and max_length > limit:
         raise ValueError(f"max_length {max_length} is longer than the {limit} positions {backbone} has")
+    name = str(name or backbone)
+    encoder_config._name_or_path = name
     config = UniCEConfig(
         encoder=encoder_config.to_dict(),
         encoding_profile="clean",
@@ -43,7 +48,7 @@ def model_from_backbone(backbone: str, max_length: int | None = None, head_type:
         head_type=head_type,
         head_hidden_sizes=list(head_hidden_sizes),
         dropout=dropout,
-        provenance={"backbone": str(backbone)},
+        provenance={"backbone": name},
         **config_overrides,
     )
     model = UniCEModel(config)
