@@ -121,13 +121,14 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
         for index, indices in enumerate(batches):
             labels = data.labels[indices].to(device)
             loss = 0.0
-            for fmt in formats:
+            for fmt in formats:  # L_Uni is a sum over formats: one backward each keeps one format's activations
                 inputs = {name: tensor.to(device) for name, tensor in data.tensors(fmt, indices).items()}
                 with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
                     logits = model(**inputs)
-                loss = loss + unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
-            (loss / args.gradient_accumulation).backward()
-            losses.append(loss.item())
+                format_loss = unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
+                (format_loss / args.gradient_accumulation).backward()
+                loss += format_loss.item()
+            losses.append(loss)
             if (index + 1) % args.gradient_accumulation == 0 or index + 1 == len(batches):
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
                 optimizer.step()
