@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
-from codescore_metric.metaeval.correlation import best_threshold, binary_agreement, classification, correlations
+from codescore_metric.metaeval.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -75,6 +75,16 @@ def test_no_positive_prediction_gives_nan_precision_and_phi_with_notes():
     assert math.isnan(result["precision"]) and math.isnan(result["phi"]) and result["recall"] == 0.0
     assert any("nothing was predicted positive" in note for note in result["notes"])
     assert any("constant" in note for note in result["notes"])
+
+
+def test_roc_auc_counts_ordered_pairs_and_ties_half():
+    scores, labels = [0.9, 0.8, 0.8, 0.3, 0.1], [1, 0, 1, 0, 0]
+    pairs = [(p, n) for p, lp in zip(scores, labels) if lp for n, ln in zip(scores, labels) if not ln]
+    expected = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p, n in pairs) / len(pairs)
+    assert roc_auc(scores, labels) == pytest.approx(expected) == pytest.approx(5.5 / 6)
+    assert roc_auc([0.1, 0.2], [1, 1]) != roc_auc([0.1, 0.2], [1, 1])  # nan: one class only
+    with pytest.raises(ValueError, match="only 0/1"):
+        roc_auc([0.1, 0.2], [1, 2])
 
 
 def test_best_threshold_rules_and_ties():
@@ -175,6 +185,8 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
     exec_head = heads["Executability head (Ref&NL)"]
     assert exec_head["accuracy"] == pytest.approx(classification(np.asarray(scored.executability) >= 0.5,
                                                                  [r["executable"] for r in rows])["accuracy"])
+    assert exec_head["auc"] == pytest.approx(roc_auc(scored.executability, [r["executable"] for r in rows]))
+    assert f"| Executability head (Ref&NL) | executable | 0.7500 | {exec_head['auc']:.4f} |" in table
     assert out_png.read_bytes()[:8] == PNG_MAGIC
 
 

@@ -104,6 +104,8 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
     card = (output / "README.md").read_text()
     assert "# tiny-trained" in card and "### Validation (best epoch)" in card and "tiny run" in card
     assert "## MBPP validation" in card and "| CodeScore (Ref&NL) |" in card and "| BLEU |" in card
+    heads = {h["name"]: h for h in json.loads(evaluation.read_text())["heads"]}
+    assert "| Executability head (Ref-only) | " in card and f"| {heads['Executability head (Ref-only)']['auc']:.4f} |" in card
 
 
 def test_training_is_reproducible(tmp_path, backbone_dir):

@@ -135,6 +135,17 @@ def classification(predicted, labels, target_name: str = "all_pass") -> dict:
     }
 
 
+def roc_auc(scores, labels, target_name: str = "executable") -> float:
+    """Area under the ROC curve of ``scores`` for binary ``labels`` (Mann-Whitney U / (n_pos n_neg),
+    ties count half); ``nan`` when one class is absent. Threshold-free, unlike accuracy at 0.5."""
+    x, y = _pair(scores, labels, target_name)
+    y = _labels(target_name, y)
+    positives, negatives = x[y], x[~y]
+    if not len(positives) or not len(negatives):
+        return NAN
+    return float(stats.mannwhitneyu(positives, negatives).statistic / (len(positives) * len(negatives)))
+
+
 def best_threshold(metric, labels, criterion: str = "phi") -> float:
     """The threshold ``t`` for which ``metric >= t`` agrees best with ``labels`` under ``criterion``.
 

@@ -54,8 +54,10 @@ def markdown(results: dict) -> str:
     if results["heads"]:
         lines += ["", "## Executability and Passability heads (probability >= 0.5)", ""]
         rates = {"executable": truth["executable_rate"], "all_pass": truth["pass_at_1"]}
-        rows = [[h["name"], h["target"], _number(rates[h["target"]]), *_binary_cells(h)] for h in results["heads"]]
-        lines += _table(["Head", "Target", "Target rate", "Positive rate", "τ = r_s = r_p", "Accuracy", "Precision", "Recall", "F1"], rows)
+        rows = [[h["name"], h["target"], _number(rates[h["target"]]), _number(h.get("auc")), *_binary_cells(h)]
+                for h in results["heads"]]
+        lines += _table(["Head", "Target", "Target rate", "ROC AUC", "Positive rate", "τ = r_s = r_p", "Accuracy", "Precision",
+                         "Recall", "F1"], rows)
         lines += _notes(results["heads"])
     if results["notes"]:
         lines += ["", *(f"- {note}" for note in results["notes"])]

@@ -18,7 +18,7 @@ import numpy as np
 from codescore_metric import baselines
 from codescore_metric.formats import InputFormat
 from codescore_metric.jsonl import format_errors, read_jsonl
-from codescore_metric.metaeval.correlation import binary_agreement, correlations
+from codescore_metric.metaeval.correlation import binary_agreement, correlations, roc_auc
 
 FORMAT_LABELS = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
@@ -254,8 +254,10 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
         for head, target in (("Executability", "executable"), ("Passability", "all_pass")):
             labels = getattr(data, target)
             if labels is not None:
-                agreement = binary_agreement(getattr(run, head.lower()), labels, threshold=HEAD_THRESHOLD)
-                rows.append({"name": f"{head} head ({FORMAT_LABELS[run.input_format]})", "target": target, **agreement})
+                probabilities = getattr(run, head.lower())
+                agreement = binary_agreement(probabilities, labels, threshold=HEAD_THRESHOLD)
+                rows.append({"name": f"{head} head ({FORMAT_LABELS[run.input_format]})", "target": target,
+                             "auc": roc_auc(probabilities, labels, target), **agreement})
     return rows
 
 

@@ -24,6 +24,11 @@ def evaluation_table(results: dict) -> str:
         cells = [_number(metric.get(key)) for key in ("value", "tau", "spearman", "pearson", "mae")]
         lines.append(f"| {metric['name']} | " + " | ".join(cells) + " |")
     lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} | – | – | – | – |")
+    if results.get("heads"):
+        rates = {"executable": truth.get("executable_rate"), "all_pass": truth.get("pass_at_1")}
+        lines += ["", "| head | target rate | ROC AUC | accuracy at 0.5 | positive rate at 0.5 |", "|---|---|---|---|---|"]
+        lines += [f"| {h['name']} | {_number(rates[h['target']])} | {_number(h.get('auc'))} | {_number(h['accuracy'])} | "
+                  f"{_number(h['positive_rate'])} |" for h in results["heads"]]
     return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
 
 
