@@ -31,7 +31,7 @@ def register(subparsers) -> None:
     parser.add_argument("--freeze-embeddings", action="store_true")
     parser.add_argument("--bf16", action="store_true", help="bf16 autocast (CPU)")
     parser.add_argument("--save-dtype", choices=["fp32", "fp16", "bf16"], default="fp32",
-                        help="dtype of the saved weights (fp16 halves the file; scores move by about 1e-3)")
+                        help="dtype of the saved weights (fp16 halves the file; loading casts back to fp32)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
     parser.add_argument("--select-metric", default="spearman", choices=["tau", "spearman", "pearson", "neg_mae"])
