@@ -74,7 +74,9 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         "## Limitations\n",
         "Python only; trained on MBPP-derived candidates (mutants, other tasks' solutions, partial rewrites, broken "
         "variants), not on real model generations; a small model far below the paper's UniXcoder-based one. "
-        "CodeScore is an estimate: when correctness matters, run tests.\n",
+        "Its correct training candidates are mostly the reference with its local variables renamed, so it can mistake "
+        "distance from the reference for error: a correct solution written very differently from the reference may "
+        "score as low as a wrong one. CodeScore is an estimate: when correctness matters, run tests.\n",
     ]
     return "\n".join(sections)
 
