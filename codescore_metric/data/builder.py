@@ -32,9 +32,9 @@ from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
 BENCHMARKS = ("mbpp", "humaneval", "generic")
 MBPP_HUB_ID = "google-research-datasets/mbpp"
 MBPP_SPLITS = {"train": range(601, 975), "validation": range(511, 601)}
-MBPP_TRAIN_CHOICES = ("standard", "all")
+MBPP_TRAIN_CHOICES = ("standard", "all")  # all: every task outside validation (prompt 1-10, test 11-510, train 601-974)
 # The NL column: the benchmark's text, a HumanEval-style docstring prompt, or either per candidate (seeded).
-NL_STYLES = ("text", "prompt", "mixed")  # all: every task outside validation (prompt 1-10, test 11-510, train 601-974)
+NL_STYLES = ("text", "prompt", "mixed")
 NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
 COLUMNS = ("generated_code", "golden_code", "source", "pass_ratio", "executable", "all_pass", "task_id",
            "kind", "detail", "num_tests")
@@ -261,6 +261,9 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
     results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
     rows: dict[str, list[dict]] = {split: [] for split in splits}
     dropped: dict[str, str] = {}
+    prompts = {} if config.nl_style == "text" else {  # one docstring prompt per task, made once
+        task_id: docstring_prompt(task.reference, task.entry_point, sources.get(task_id, ""), task.seed_tests)
+        for task_id, task in tasks.items()}
     for (split, task_id, candidate), result in _progress(zip(plan, results), len(plan), "label", config.progress):
         if candidate is None:
             if not passable(result):
@@ -271,22 +274,20 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             continue
         task = tasks[task_id]
         rows[split].append({"generated_code": candidate.code, "golden_code": task.reference,
-                            "source": _source(task, sources.get(task_id, ""), candidate, config),
+                            "source": _source(task_id, sources.get(task_id, ""), prompts.get(task_id), candidate, config),
                             "pass_ratio": pass_ratio(result),
                             "executable": executable(result), "all_pass": passable(result), "task_id": task_id,
                             "kind": candidate.kind, "detail": candidate.detail, "num_tests": len(task.tests)})
     return rows, dropped
 
 
-def _source(task: Task, text: str, candidate, config: BuildConfig) -> str:
-    """The row's NL in ``config.nl_style``; the text where no prompt can be made from the reference."""
+def _source(task_id: str, text: str, prompt: str | None, candidate, config: BuildConfig) -> str:
+    """The row's NL in ``config.nl_style``; the text where no prompt could be made from the reference."""
     style = config.nl_style
     if style == "mixed":
-        digest = hashlib.sha256(f"nl:{config.seed}:{task.task_id}:{candidate.code}".encode()).digest()
+        digest = hashlib.sha256(f"nl:{config.seed}:{task_id}:{candidate.code}".encode()).digest()
         style = "prompt" if digest[0] % 2 else "text"
-    if style == "text":
-        return text
-    return docstring_prompt(task.reference, task.entry_point, text, task.seed_tests) or text
+    return prompt or text if style == "prompt" else text
 
 
 def _progress(items: Iterable, total: int, label: str, enabled: bool) -> Iterable:

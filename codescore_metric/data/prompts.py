@@ -28,9 +28,10 @@ def docstring_prompt(reference: str, entry_point: str | None, description: str, 
         return None
     imports = [ast.get_source_segment(reference, node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     first = function.decorator_list[0].lineno if function.decorator_list else function.lineno
-    header = "\n".join(lines[first - 1:function.body[0].lineno - 1]) if function.body[0].lineno > function.lineno else None
-    if header is None:  # one-line function: keep the text up to the body's start
-        header = lines[function.lineno - 1][:function.body[0].col_offset].rstrip()
+    if function.body[0].lineno > function.lineno:
+        header = "\n".join(lines[first - 1:function.body[0].lineno - 1])
+    else:  # one-line function: keep the text up to the body's start
+        header = lines[function.lineno - 1][:function.body[0].col_offset]
     indent = " " * (function.col_offset + 4)
     body = [*textwrap.wrap(description.strip(), 88), *_doctest(example_tests[:1])]
     docstring = f'{indent}"""' + f"\n{indent}".join(body).replace('"""', "'''") + f'\n{indent}"""\n'
