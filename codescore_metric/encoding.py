@@ -13,12 +13,16 @@ Two profiles:
 
 Both report, per sample, how many tokens of each field were dropped. With ``strip_code_comments``
 the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`).
+With ``layout_tokens`` (four reserved vocabulary entries) the code fields are read line by line, with
+markers for line ends, indentation and capitalised words (`code_layout.layout_pieces`), for
+tokenizers that would otherwise drop layout and case.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from codescore_metric.code_layout import MARKERS, layout_pieces
 from codescore_metric.code_text import strip_comments
 from codescore_metric.formats import CODE_FIELDS
 
@@ -35,8 +39,11 @@ class EncodingSpec:
     segment_token_types: bool = True  # token type 0 for <s> g </s>, 1 after; False: all 0
     stripped_tokens: tuple[str, ...] = ()  # tokens deleted after tokenization (reference profile)
     strip_code_comments: bool = False  # drop comments, docstrings and blank lines from the code fields
+    layout_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.MARKERS; () reads code as plain text
 
     def __post_init__(self):
+        if self.layout_tokens and len(self.layout_tokens) != len(MARKERS):
+            raise ValueError(f"layout_tokens needs one token for each of {', '.join(MARKERS)}; got {list(self.layout_tokens)}")
         if self.profile not in PROFILES:
             raise ValueError(f"encoding profile must be one of {PROFILES}; got {self.profile!r}")
         if self.separator_tokens not in (1, 2):
@@ -88,13 +95,15 @@ class SegmentEncoder:
             if token_id is not None and token_id != tokenizer.unk_token_id:
                 stripped.add(token_id)
         self.stripped_ids = frozenset(stripped) if spec.profile == "reference" else frozenset()
+        self.layout_ids = [vocabulary_id(tokenizer, token) for token in spec.layout_tokens]
 
     def encode(self, fields: dict[str, list[str]]) -> list[EncodedSample]:
         """Encode column-wise texts; ``fields`` maps field names (in segment order) to equal-length lists."""
         names = list(fields)
         if not fields[names[0]]:
             return []
-        columns = [self._tokenize(self._prepare(name, fields[name])) for name in names]
+        columns = [self._tokenize_code(texts) if self.layout_ids and name in CODE_FIELDS else self._tokenize(texts)
+                   for name, texts in ((name, self._prepare(name, fields[name])) for name in names)]
         join = self._join_reference if self.spec.profile == "reference" else self._join_clean
         return [join(names, [column[i] for column in columns]) for i in range(len(columns[0]))]
 
@@ -111,6 +120,15 @@ class SegmentEncoder:
             verbose=False,
         )
         return encoded["input_ids"]
+
+    def _tokenize_code(self, texts: list[str]) -> list[list[int]]:
+        """Token ids of code read with layout markers: every text chunk of every text in one tokenizer call."""
+        pieces = [layout_pieces(text) for text in texts]
+        chunks = [piece for text_pieces in pieces for piece in text_pieces if isinstance(piece, str)]
+        chunk_ids = iter(self._tokenize(chunks) if chunks else [])
+        return [[token for piece in text_pieces
+                 for token in ([self.layout_ids[piece]] if isinstance(piece, int) else next(chunk_ids))]
+                for text_pieces in pieces]
 
     def _assemble(self, segments: list[list[int]]) -> tuple[list[int], list[int]]:
         separator = [self.sep_id] * self.spec.separator_tokens
@@ -157,6 +175,15 @@ class SegmentEncoder:
         ids, types = self._assemble([segment[:n] for segment, n in zip(segments, lengths)])
         dropped = {name: len(s) - n for name, s, n in zip(names, segments, lengths) if len(s) > n}
         return EncodedSample(ids, types, dropped)
+
+
+def vocabulary_id(tokenizer, token: str) -> int:
+    """The id of ``token`` in the tokenizer's vocabulary; a ``ValueError`` when it has none."""
+    token_id = tokenizer.convert_tokens_to_ids(token)
+    if token_id is None or (token_id == tokenizer.unk_token_id and token != tokenizer.unk_token):
+        raise ValueError(f"the tokenizer has no vocabulary entry {token!r}; layout_tokens must name existing entries "
+                         "(e.g. BERT's [unused0]..[unused3])")
+    return token_id
 
 
 def share_budget(lengths: list[int], budget: int) -> list[int]:

@@ -1,4 +1,5 @@
-"""Sparsemax-weighted mix of all encoder hidden states, read at the first token (reference-notes 1.3-1.4)."""
+"""Sparsemax-weighted mix of all encoder hidden states, read at the first token (the authors' model,
+paper §3.2) or averaged over the tokens (mean pooling, as sentence encoders such as MiniLM were trained)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import torch
 from torch import nn
 
 NORMALIZATIONS = ("batch", "sample")
+POOLINGS = ("first", "mean")
 TRANSFORMATIONS = ("sparsemax", "softmax")
 _VARIANCE_EPS = 1e-12
 
@@ -22,18 +24,23 @@ def sparsemax(scores: torch.Tensor) -> torch.Tensor:
 
 
 class LayerMix(nn.Module):
-    """gamma * sum_k w_k * norm_k(h_k)[:, 0] with w = sparsemax (or softmax) of one scalar per layer.
+    """gamma * sum_k w_k * pool(norm_k(h_k)) with w = sparsemax (or softmax) of one scalar per layer.
 
+    ``pooling`` reads the first token (``"first"``) or the mean of the non-padding tokens (``"mean"``).
     ``normalization`` selects the statistics of ``norm_k``: ``"batch"`` uses one mean and variance
     over every non-padding token of the whole batch (the authors' model, so a score depends on its
     batch neighbours); ``"sample"`` uses each sequence's own tokens, so a score never depends on
     its batch.
     """
 
-    def __init__(self, num_layers: int, transformation: str = "sparsemax", layer_norm: bool = True, layer_dropout: float = 0.1):
+    def __init__(self, num_layers: int, transformation: str = "sparsemax", layer_norm: bool = True, layer_dropout: float = 0.1,
+                 pooling: str = "first"):
         super().__init__()
         if transformation not in TRANSFORMATIONS:
             raise ValueError(f"layer_transformation must be one of {TRANSFORMATIONS}; got {transformation!r}")
+        if pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}; got {pooling!r}")
+        self.pooling = pooling
         self.transformation = transformation
         self.layer_norm = layer_norm
         self.layer_dropout = layer_dropout
@@ -51,7 +58,7 @@ class LayerMix(nn.Module):
         return torch.softmax(scalars, dim=0)
 
     def forward(self, hidden_states, attention_mask: torch.Tensor, normalization: str = "sample") -> torch.Tensor:
-        """Mix ``hidden_states`` (one [B, T, D] tensor per layer) into a [B, D] first-token vector (fp32)."""
+        """Mix ``hidden_states`` (one [B, T, D] tensor per layer) into one [B, D] vector per sample (fp32)."""
         if normalization not in NORMALIZATIONS:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}; got {normalization!r}")
         if len(hidden_states) != len(self.scalar_parameters):
@@ -61,14 +68,14 @@ class LayerMix(nn.Module):
         mixed = None
         for weight, hidden in zip(weights, hidden_states):
             hidden = hidden.to(torch.float32)
-            first = hidden[:, 0]
-            if self.layer_norm:
-                first = self._normalize(hidden, first, mask, normalization)
-            mixed = weight * first if mixed is None else mixed + weight * first
+            pooled = hidden[:, 0] if self.pooling == "first" else (hidden * mask).sum(1) / mask.sum(1)
+            if self.layer_norm:  # the statistics are scalars per sample (or batch), so norm and pooling commute
+                pooled = self._normalize(hidden, pooled, mask, normalization)
+            mixed = weight * pooled if mixed is None else mixed + weight * pooled
         return self.gamma * mixed
 
     @staticmethod
-    def _normalize(hidden, first, mask, normalization):
+    def _normalize(hidden, pooled, mask, normalization):
         dims = (0, 1, 2) if normalization == "batch" else (1, 2)
         count = mask.sum(dims) * hidden.shape[-1]
         mean = (hidden * mask).sum(dims) / count
@@ -77,4 +84,4 @@ class LayerMix(nn.Module):
         variance = (((hidden - mean) * mask) ** 2).sum(dims) / count
         if normalization == "sample":
             mean, variance = mean[:, :, 0], variance[:, None]
-        return (first - mean) / torch.sqrt(variance + _VARIANCE_EPS)
+        return (pooled - mean) / torch.sqrt(variance + _VARIANCE_EPS)

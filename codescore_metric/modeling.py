@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from codescore_metric.encoding import EncodingSpec
-from codescore_metric.layer_mix import NORMALIZATIONS, LayerMix
+from codescore_metric.layer_mix import NORMALIZATIONS, POOLINGS, LayerMix
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
@@ -38,10 +38,12 @@ class UniCEConfig:
     segment_token_types: bool = True
     stripped_tokens: list[str] = field(default_factory=list)
     strip_code_comments: bool = False
+    layout_tokens: list[str] = field(default_factory=list)
     layer_transformation: str = "sparsemax"
     layer_norm: bool = True
     layer_dropout: float = 0.1
     normalization: str = "sample"
+    pooling: str = "first"
     head_type: str = "separate"
     head_hidden_sizes: list[int] = field(default_factory=lambda: [3072, 1024])
     head_activation: str = "tanh"
@@ -55,6 +57,8 @@ class UniCEConfig:
         self.encoder = json.loads(json.dumps(self.encoder))  # the form it has after a save/load round trip
         if self.normalization not in NORMALIZATIONS:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}; got {self.normalization!r}")
+        if self.pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}; got {self.pooling!r}")
         if self.head_type not in HEAD_TYPES:
             raise ValueError(f"head_type must be one of {HEAD_TYPES}; got {self.head_type!r}")
         if self.head_activation not in _ACTIVATIONS:
@@ -70,6 +74,7 @@ class UniCEConfig:
             segment_token_types=self.segment_token_types,
             stripped_tokens=tuple(self.stripped_tokens),
             strip_code_comments=self.strip_code_comments,
+            layout_tokens=tuple(self.layout_tokens),
         )
 
     def to_dict(self) -> dict:
@@ -113,7 +118,8 @@ class UniCEModel(nn.Module):
         encoder_config = AutoConfig.for_model(**config.encoder)
         self.encoder = _build_encoder(encoder_config)
         hidden = encoder_config.hidden_size
-        self.mix = LayerMix(encoder_config.num_hidden_layers + 1, config.layer_transformation, config.layer_norm, config.layer_dropout)
+        self.mix = LayerMix(encoder_config.num_hidden_layers + 1, config.layer_transformation, config.layer_norm, config.layer_dropout,
+                            config.pooling)
         mlp = lambda out_dim: build_mlp(hidden, config.head_hidden_sizes, out_dim, config.head_activation, config.dropout)  # noqa: E731
         if config.head_type == "shared":
             self.head = mlp(len(OUTPUT_NAMES))

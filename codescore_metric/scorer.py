@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,15 +43,19 @@ def clear_model_cache() -> None:
 
 @dataclass
 class ScoreResult:
-    """Per-sample predictions in input order. ``truncated[i]`` maps a field to the number of its tokens cut."""
+    """Per-sample predictions in input order.
+
+    ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
+    ``i`` scored 0 on all three without the model (``"empty"`` or ``"syntax_error"``), else ``None``.
+    """
 
     codescore: list[float]
     executability: list[float]
     passability: list[float]
     truncated: list[dict[str, int]]
+    certain: list[str | None]
     input_format: str
     signature: str
-    empty_predictions: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.codescore)
@@ -60,12 +65,14 @@ class ScoreResult:
         return {name: float(np.mean(getattr(self, name))) if len(self) else float("nan") for name in OUTPUT_NAMES}
 
     def records(self) -> list[dict]:
-        """One dict per sample: the three predictions and, when something was cut, ``truncated``."""
+        """One dict per sample: the three predictions and, when set, ``truncated`` and ``certain``."""
         rows = []
         for index in range(len(self)):
             row = {name: getattr(self, name)[index] for name in OUTPUT_NAMES}
             if self.truncated[index]:
                 row["truncated"] = self.truncated[index]
+            if self.certain[index]:
+                row["certain"] = self.certain[index]
             rows.append(row)
         return rows
 
@@ -78,6 +85,11 @@ class CodeScorer:
     backbone config and tokenizer come from ``encoder``). ``normalization`` overrides the model's
     layer-mix statistics: ``"sample"`` (a score never depends on its batch) or ``"batch"`` (the
     authors' batch statistics, with their batching, for parity). Models are cached per process.
+
+    Predictions are whole programs (module level), not bare function bodies. With ``compile_check``
+    one that does not compile as Python scores 0 on all three without being estimated (so does an
+    indented body alone). ``None`` turns it on, except in the authors' parity setting (a
+    ``profile:reference`` model or ``normalization="batch"``), where the model scores such code itself.
     """
 
     def __init__(
@@ -90,6 +102,7 @@ class CodeScorer:
         normalization: str | None = None,
         local_files_only: bool | None = None,
         encoder: str | Path | None = None,
+        compile_check: bool | None = None,
     ):
         _check_normalization(normalization)
         self.device = resolve_device(device)
@@ -97,7 +110,7 @@ class CodeScorer:
         loaded = _load_cached(checkpoint, revision, downloads_disabled(local_files_only), encoder, self.device, self.dtype)
         self.model, self.tokenizer = loaded.model, loaded.tokenizer
         self.model_id, self.revision = loaded.model_id, loaded.revision
-        self._configure(normalization)
+        self._configure(normalization, compile_check)
 
     @classmethod
     def from_pretrained(cls, checkpoint: str | Path | None = None, **kwargs) -> "CodeScorer":
@@ -105,29 +118,35 @@ class CodeScorer:
         return cls(checkpoint, **kwargs)
 
     @classmethod
-    def from_model(cls, model, tokenizer, model_id: str = "unsaved", revision: str = "local", normalization: str | None = None) -> "CodeScorer":
+    def from_model(cls, model, tokenizer, model_id: str = "unsaved", revision: str = "local", normalization: str | None = None,
+                   compile_check: bool = True) -> "CodeScorer":
         """Wrap a model already in memory (e.g. during training); it stays on its device and dtype, uncached."""
         _check_normalization(normalization)
         scorer = cls.__new__(cls)
         parameter = next(model.parameters())
         scorer.device, scorer.dtype = parameter.device, next(model.encoder.parameters()).dtype
         scorer.model, scorer.tokenizer, scorer.model_id, scorer.revision = model, tokenizer, model_id, revision
-        scorer._configure(normalization)
+        scorer._configure(normalization, compile_check)
         return scorer
 
-    def _configure(self, normalization: str | None) -> None:
+    def _configure(self, normalization: str | None, compile_check: bool | None) -> None:
+        if compile_check is not None and not isinstance(compile_check, bool):
+            raise ValueError(f"compile_check must be True, False or None; got {compile_check!r}")
         self.config = self.model.config
         self.normalization = normalization or self.config.normalization
+        if compile_check is None:
+            compile_check = self.normalization != "batch" and self.config.encoding_profile != "reference"
+        self.compile_check = compile_check
         self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
 
     def signature(self, input_format: str | InputFormat | None = None) -> str:
-        """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype."""
+        """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype, compile check."""
         fmt = InputFormat.parse(input_format or self.config.default_input_format).value
         return (
             f"codescore|v:{__version__}|model:{self.model_id}@{self.revision}|fmt:{fmt}"
             f"|profile:{self.config.encoding_profile}{'+nocomments' if self.config.strip_code_comments else ''}"
             f"|len:{self.config.max_length}"
-            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}"
+            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}|compile:{'on' if self.compile_check else 'off'}"
         )
 
     def score(
@@ -144,8 +163,11 @@ class CodeScorer:
 
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
-        prediction scores 0 on all three without a model call. ``on_progress(done, total)`` is
-        called before the first batch and after each one (e.g. for a UI progress bar).
+        prediction, and with ``compile_check`` one that does not compile, scores 0 on all three
+        without the model (``ScoreResult.certain`` says why). With ``normalization="batch"`` such a
+        sample still takes its place in the authors' batches, whose statistics include it.
+        ``on_progress(done, total)`` is called before the first batch and after each one (e.g. for
+        a UI progress bar); samples not sent to the model count as done from the start.
         """
         fmt = choose_format(input_format, references, sources, self.config.default_input_format)
         columns = validate_inputs(fmt, predictions, references, sources)
@@ -153,16 +175,20 @@ class CodeScorer:
             batch_size = REFERENCE_BATCH_SIZE if self.normalization == "batch" else DEFAULT_BATCH_SIZE
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int; got {batch_size!r}")
-        encoded = self.encoder.encode(columns)
-        batches = self._batches(encoded, columns, batch_size)
-        outputs = np.zeros((len(encoded), len(OUTPUT_NAMES)), dtype=np.float64)
+        total = len(columns["prediction"])
+        certain = [_certain_reason(text, self.compile_check) for text in columns["prediction"]]
+        # With batch statistics every sample is part of its batch; otherwise only those estimated are encoded.
+        read = range(total) if self.normalization == "batch" else [i for i in range(total) if certain[i] is None]
+        encoded = dict(zip(read, self.encoder.encode({name: [texts[i] for i in read] for name, texts in columns.items()})))
+        batches = [batch for batch in self._batches(encoded, columns, batch_size) if any(certain[i] is None for i in batch)]
+        outputs = np.zeros((total, len(OUTPUT_NAMES)), dtype=np.float64)
         from tqdm.auto import tqdm
 
         self._memory_limit = batch_size  # lowered for the rest of the call after an out-of-memory error
-        done = 0
+        done = total - sum(map(len, batches))
         if on_progress:
-            on_progress(done, len(encoded))
-        with torch.inference_mode(), tqdm(total=len(encoded), disable=not progress_bar, desc="CodeScore", unit="sample") as bar:
+            on_progress(done, total)
+        with torch.inference_mode(), tqdm(total=total, initial=done, disable=not progress_bar, desc="CodeScore", unit="sample") as bar:
             for batch in batches:
                 for start in range(0, len(batch), self._memory_limit):
                     indices = batch[start:start + self._memory_limit]
@@ -170,24 +196,23 @@ class CodeScorer:
                     bar.update(len(indices))
                     done += len(indices)
                     if on_progress:
-                        on_progress(done, len(encoded))
-        empty = [i for i, text in enumerate(columns["prediction"]) if not text.strip()]
-        outputs[empty] = 0.0
+                        on_progress(done, total)
+        outputs[[i for i in range(total) if certain[i]]] = 0.0
         return ScoreResult(
             *(outputs[:, k].tolist() for k in range(len(OUTPUT_NAMES))),
-            truncated=[sample.dropped for sample in encoded],
+            truncated=[{} if certain[i] else encoded[i].dropped for i in range(total)],
+            certain=certain,
             input_format=fmt.value,
             signature=self.signature(fmt),
-            empty_predictions=empty,
         )
 
-    def _batches(self, encoded: list[EncodedSample], columns: dict[str, list[str]], batch_size: int) -> list[list[int]]:
+    def _batches(self, encoded: dict[int, EncodedSample], columns: dict[str, list[str]], batch_size: int) -> list[list[int]]:
         if self.normalization == "batch":
             # The authors' composition: np.argsort of the NL's character length (else the reference's).
             key = columns.get("source", columns.get("reference", columns["prediction"]))
             order = np.argsort([len(text) for text in key]).tolist()
         else:
-            order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i].input_ids))
+            order = sorted(encoded, key=lambda i: -len(encoded[i].input_ids))
         return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
 
     def _predict(self, samples: list[EncodedSample]) -> np.ndarray:
@@ -209,6 +234,21 @@ class CodeScorer:
             if self.normalization == "batch":
                 logger.warning("smaller batches change batch-normalised scores slightly (normalization='batch')")
             return np.concatenate([self._predict(samples[start:start + half]) for start in range(0, len(samples), half)])
+
+
+def _certain_reason(prediction: str, compile_check: bool) -> str | None:
+    """``"empty"`` for a blank prediction, ``"syntax_error"`` (with ``compile_check``) for one that
+    does not compile as a Python module, else ``None`` (the model estimates it)."""
+    if not prediction.strip():
+        return "empty"
+    if compile_check:
+        try:
+            with warnings.catch_warnings():  # e.g. SyntaxWarning on an invalid escape: it still compiles
+                warnings.simplefilter("ignore")
+                compile(prediction, "<prediction>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):  # deep nesting raises the last two
+            return "syntax_error"
+    return None
 
 
 def _check_normalization(normalization: str | None) -> None:

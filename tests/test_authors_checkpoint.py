@@ -107,7 +107,7 @@ def test_authors_checkpoint_scores_match_the_spelled_out_forward(authors_files):
     nonempty = [i for i, p in enumerate(PREDICTIONS) if p]
     np.testing.assert_allclose(got[nonempty], expected[nonempty], atol=1e-5)
     assert result.input_format == "ref_nl"  # from the checkpoint's input_segments
-    assert "profile:reference" in result.signature and "norm:batch" in result.signature
+    assert "profile:reference" in result.signature and "norm:batch" in result.signature and "compile:off" in result.signature
     assert result.codescore[PREDICTIONS.index("")] == 0.0
 
 

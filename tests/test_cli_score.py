@@ -34,7 +34,22 @@ def test_scores_every_row_in_order_and_prints_a_summary(tmp_path, model_dir, cap
     assert [row["codescore"] for row in out] == pytest.approx(expected.codescore)
     assert out[1]["codescore"] == 0.0 and out[0]["source"] == ROWS[0]["source"]
     err = capsys.readouterr().err
-    assert "scored 3 samples (ref_nl)" in err and "1 empty" in err and expected.signature in err
+    assert "scored 3 samples (ref_nl)" in err and "1 empty, 0 not compiling" in err and expected.signature in err
+    assert out[1]["certain"] == "empty" and "certain" not in out[0]
+
+
+def test_code_that_does_not_compile_scores_zero_unless_switched_off(tmp_path, model_dir, capsys):
+    source = write(tmp_path / "in.jsonl", [{**ROWS[0], "generated_code": "def add(a, b)\n    return a + b\n"}])
+    args = ["score", str(source), "--checkpoint", str(model_dir), "--no-progress", "-o"]
+    assert main([*args, str(tmp_path / "on.jsonl")]) == 0
+    assert "0 empty, 1 not compiling" in capsys.readouterr().err
+    on = json.loads((tmp_path / "on.jsonl").read_text())
+    assert (on["codescore"], on["executability"], on["passability"], on["certain"]) == (0.0, 0.0, 0.0, "syntax_error")
+    assert main([*args, str(tmp_path / "off.jsonl"), "--no-compile-check"]) == 0
+    off = json.loads((tmp_path / "off.jsonl").read_text())
+    assert 0 < off["codescore"] < 1 and "certain" not in off
+    err = capsys.readouterr().err
+    assert "|compile:off" in err and "not compiling" not in err
 
 
 def test_custom_field_names_and_format(tmp_path, model_dir, capsys):

@@ -291,3 +291,54 @@ def test_build_on_real_mbpp_tasks_with_extension(tmp_path):
     assert len(cache) == 4
     build(config)  # the rerun reads the cache instead of extending again
     assert (tmp_path / "out" / "extended_tests.jsonl").read_text().splitlines() == cache
+
+
+def test_real_generations_are_labelled_and_validation_holds_only_real_programs(tmp_path):
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    generations = _write(tmp_path / "generations.jsonl", [
+        # correct, but only with the harness's typing prelude (List is not imported)
+        {"task_id": "t2", "program": "def count_vowels(s: List[str]) -> int:\n    return sum(c in 'aeiou' for c in s.lower())\n",
+         "models": ["model-a"], "id": "a-1", "prompt_style": "p"},
+        {"task_id": "t2", "program": "def count_vowels(s):\n    return sum(c in 'aeiu' for c in s)\n", "model": "model-b"},
+        {"task_id": "t3", "program": "def max_even(xs):\n    return max(xs)\n", "models": ["model-a", "model-b"]},
+        {"task_id": "t3", "program": "def max_even(xs:\n", "models": ["model-b"]},
+        # a group whose prompt asked for another function: left out, with the reason
+        {"task_id": "t1", "program": "def clamp_total(xs):\n    return sum(xs)\n", "prompt_style": "other"},
+        {"task_id": "t1", "program": "def clamp_sum(xs):\n    return sum(xs)\n", "prompt_style": "other"},
+    ])
+    config = BuildConfig("generic", tmp_path / "out", input=source, per_task=4, seed=0, workers=2, validation_fraction=0.5,
+                         tests_per_task=0, limits=LIMITS, progress=False, generations=(generations,), reference_rows=True)
+    report = build(config)
+    real = [row for rows in report.rows.values() for row in rows if row["kind"] == "generation"]
+    by_code = {row["generated_code"]: row for row in real}
+    assert len(real) == 4 and not any(row["task_id"] == "t1" for row in real)
+    assert "t1 (other generations)" in report.dropped and "clamp_sum() with 2 parameter(s)" in report.dropped["t1 (other generations)"]
+    typed = by_code["def count_vowels(s: List[str]) -> int:\n    return sum(c in 'aeiou' for c in s.lower())\n"]
+    assert typed["pass_ratio"] == 1.0 and typed["generator"] == "model-a" and typed["detail"] == "a-1 p"
+    assert 0 < by_code["def count_vowels(s):\n    return sum(c in 'aeiu' for c in s)\n"]["pass_ratio"] < 1
+    assert by_code["def max_even(xs:\n"]["executable"] is False and by_code["def max_even(xs):\n    return max(xs)\n"]["generator"] == "model-a,model-b"
+    for split, rows in report.rows.items():
+        kinds = {row["kind"] for row in rows}
+        if split == "train":
+            assert "reference" in kinds and any(k not in ("generation", "reference") for k in kinds)
+        elif split.endswith("_synthetic"):
+            assert "generation" not in kinds and "reference" not in kinds
+        else:
+            assert kinds == {"generation"}
+    assert "generation" in (tmp_path / "out" / "label_distribution.md").read_text()
+
+
+def test_generation_files_are_checked_row_by_row(tmp_path):
+    from codescore_metric.data.generations import read_generations
+
+    bad = _write(tmp_path / "bad.jsonl", [{"task_id": 1, "program": "x = 1"}, {"task_id": [1], "program": "x"},
+                                          {"task_id": 2}, {"task_id": 3, "program": "y", "models": "m"}])
+    with pytest.raises(ValueError) as error:
+        read_generations([bad])
+    message = str(error.value)
+    assert "bad.jsonl:2: field 'task_id' must be an int or a string" in message and "bad.jsonl:3: field 'program'" in message
+    assert "bad.jsonl:1" not in message and "bad.jsonl:4" not in message
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    unknown = _write(tmp_path / "unknown.jsonl", [{"task_id": "t9", "program": "x = 1"}])
+    with pytest.raises(ValueError, match=r"1 task id\(s\) of the generations are not in the task file"):
+        build(BuildConfig("generic", tmp_path / "o", input=source, tests_per_task=0, generations=(unknown,), progress=False))

@@ -9,7 +9,10 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
-from codescore_metric.metaeval.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc
+from codescore_metric.metaeval import report
+from codescore_metric.metaeval.correlation import (best_threshold, binary_agreement, classification, correlations, roc_auc,
+                                                   within_task_kendall)
+from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, load_labelled, meta_evaluate
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -55,6 +58,44 @@ def test_bad_arrays_are_rejected_with_a_clear_message():
         correlations([0.1, float("nan")], [0.1, 0.2])
     with pytest.raises(ValueError, match="0/1"):
         classification([1, 0], [1, 2])
+
+
+# --------------------------------------------------------------------------- within-task Kendall
+def test_within_task_tau_is_the_mean_over_tasks_whose_truth_varies():
+    metric = [0.1, 0.2, 0.3, 0.1, 0.3, 0.2, 0.9, 0.4, 0.5, 1, 2, 2, 3]
+    truth = [0.0, 0.5, 1.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1, 2, 3, 3]
+    tasks = ["a"] * 3 + ["b"] * 3 + ["alone"] + ["flat"] * 2 + ["ties"] * 4
+    # a: 3 concordant pairs -> 1; b: 2 concordant, 1 discordant -> 1/3; ties: tau-b 0.8 (as above);
+    # "alone" (one sample) and "flat" (constant truth) are skipped.
+    result = within_task_kendall(metric, truth, tasks)
+    assert result["within_task_tau"] == pytest.approx((1 + 1 / 3 + 0.8) / 3)
+    assert result["within_task_tasks"] == 3 and result["notes"] == []
+
+
+def test_a_metric_constant_on_a_task_whose_truth_varies_counts_as_zero():
+    result = within_task_kendall([0.1, 0.2, 0.7, 0.7], [0.0, 1.0, 0.0, 1.0], ["a", "a", "b", "b"])
+    assert result["within_task_tau"] == pytest.approx(0.5) and result["within_task_tasks"] == 2  # (1 + 0) / 2
+    assert result["notes"] == ["within-task τ: the metric is constant on 1 of 2 task(s), counted as τ = 0"]
+
+
+def test_guessing_task_difficulty_correlates_pooled_but_does_not_rank_within_tasks():
+    truth = np.array([0.0, 0.2, 0.8, 1.0, 0.4, 0.6])
+    tasks = ["easy?", "easy?", "hard?", "hard?", "mid", "mid"]
+    task_mean = np.array([0.1, 0.1, 0.9, 0.9, 0.5, 0.5])
+    assert correlations(task_mean, truth)["spearman"] > 0.8
+    assert within_task_kendall(task_mean, truth, tasks)["within_task_tau"] == 0.0
+    reversed_within = task_mean - 0.01 * truth  # same task means, candidates of each task in the wrong order
+    assert correlations(reversed_within, truth)["spearman"] > 0.8
+    assert within_task_kendall(reversed_within, truth, tasks)["within_task_tau"] == pytest.approx(-1.0)
+
+
+def test_task_ids_are_compared_by_repr_and_no_qualifying_task_gives_nan_with_a_note():
+    result = within_task_kendall([0.1, 0.2], [0.0, 1.0], [1, "1"])  # two tasks of one sample each
+    assert math.isnan(result["within_task_tau"]) and result["within_task_tasks"] == 0
+    assert result["notes"] == ["within-task τ undefined: no task has at least 2 samples with differing PassRatio"]
+    assert within_task_kendall([0.1, 0.2, 0.2, 0.1], [0.0, 1.0, 0.0, 1.0], [1, 1, "1", "1"])["within_task_tau"] == 0.0  # 1 and -1
+    with pytest.raises(ValueError, match="one id per sample"):
+        within_task_kendall([0.1, 0.2], [0.0, 1.0], ["a"])
 
 
 # --------------------------------------------------------------------------- binary
@@ -159,7 +200,8 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
             "--json", str(out_json), "--plot", str(out_png), "--no-progress"]
     assert main(argv) == 0
     table = capsys.readouterr().out
-    assert "| Method | Value | τ (tau-b) | r_s | r_p | MAE | Time vs BLEU |" in table
+    assert "| Method | Value | τ (tau-b) | r_s | r_p | MAE | τ within task | Time vs BLEU |" in table
+    assert "over the 3 of 3 tasks" in table and "by generator" not in table  # no generator field in these rows
     for name in ("BLEU", "CodeBLEU", "Exact match", "cbs", "CodeScore (Ref-only)", "CodeScore (NL-only)", "CodeScore (Ref&NL)"):
         assert f"| {name} | " in table
     assert "threshold rule: fixed" in table and "| Executability head (Ref&NL) | executable |" in table
@@ -172,6 +214,9 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
     expected = correlations(scored.codescore, pass_ratio)
     for key in ("value", "tau", "spearman", "pearson", "mae"):
         assert metrics["CodeScore (Ref&NL)"][key] == pytest.approx(expected[key])
+    within = within_task_kendall(scored.codescore, pass_ratio, [r["task_id"] for r in rows])
+    assert metrics["CodeScore (Ref&NL)"]["within_task_tau"] == pytest.approx(within["within_task_tau"])
+    assert {m["within_task_tasks"] for m in metrics.values()} == {3} and results["by_group"] is None
     assert metrics["cbs"]["tau"] == pytest.approx(stats.kendalltau([r["cbs"] for r in rows], pass_ratio).statistic)
     assert metrics["BLEU"]["relative_time"] == 1.0 and metrics["cbs"]["seconds"] is None
     assert metrics["CodeScore (Ref-only)"]["relative_time"] > 0
@@ -229,3 +274,99 @@ def test_clean_cli_errors(tmp_path, capsys, extra, message):
     source = write(tmp_path / "labelled.jsonl", rows)
     assert main(["meta-eval", str(source), "--no-codebleu", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- within-task tau and groups in meta_evaluate
+def grouped_rows():
+    generators = ["a", "a, b", "b", "", None, "c", "b,a,b", "a"]
+    rows = []
+    for index, generator in enumerate(generators):
+        row = {"task_id": [7, "7", "x"][index % 3], "generated_code": CODES[index % len(CODES)],
+               "pass_ratio": [0.0, 0.5, 1.0, 0.25][index % 4], "all_pass": int(index % 4 == 2), "m": 0.1 * ((index * 5) % 8)}
+        if generator is not None:
+            row["generator"] = generator
+        rows.append(row)
+    return rows
+
+
+def test_meta_evaluate_adds_within_task_tau_and_per_group_numbers_from_sliced_values(tmp_path):
+    rows = grouped_rows()
+    data = load_labelled(write(tmp_path / "g.jsonl", rows), extra_metrics=("m",), group_field="generator")
+    assert data.task_ids == [7, "7", "x"] * 2 + [7, "7"] and data.n_tasks == 3  # 7 and "7" are different tasks
+    assert data.groups == [("a",), ("a", "b"), ("b",), ("(none)",), ("(none)",), ("c",), ("b", "a"), ("a",)]
+    assert {name: list(indices) for name, indices in group_indices(data.groups).items()} == {
+        "a": [0, 1, 6, 7], "b": [1, 2, 6], "c": [5], "(none)": [3, 4]}
+    negated = MetricRun("negated", "extra", -data.extras["m"], None)
+    results = meta_evaluate(data, [MetricRun("m", "extra", data.extras["m"], None), negated], Settings())
+    truth, tasks = np.asarray([r["pass_ratio"] for r in rows]), [r["task_id"] for r in rows]
+    m = np.asarray([r["m"] for r in rows])
+    expected = within_task_kendall(m, truth, tasks)
+    assert results["metrics"][0]["within_task_tau"] == pytest.approx(expected["within_task_tau"])
+    assert results["metrics"][0]["within_task_tasks"] == expected["within_task_tasks"] == 3
+    assert results["metrics"][1]["within_task_tau"] == pytest.approx(-expected["within_task_tau"])
+
+    section = results["by_group"]
+    assert section["field"] == "generator" and [g["group"] for g in section["groups"]] == ["a", "b", "(none)"]
+    assert section["notes"] == ["groups overlap: 2 row(s) name several generator values (comma-separated) and count under each",
+                                "left out, fewer than 2 rows: c"]
+    group_a = section["groups"][0]
+    rows_a = [0, 1, 6, 7]
+    assert group_a["n"] == 4 and group_a["n_tasks"] == 2 and group_a["avg_pass_ratio"] == pytest.approx(np.mean(truth[rows_a]))
+    pooled = correlations(m[rows_a], truth[rows_a])
+    within = within_task_kendall(m[rows_a], truth[rows_a], [tasks[i] for i in rows_a])
+    got = group_a["metrics"][0]
+    assert got["name"] == "m" and got["n"] == 4
+    for key in ("tau", "spearman", "pearson", "mae"):
+        assert got[key] == pytest.approx(pooled[key])
+    assert got["within_task_tau"] == pytest.approx(within["within_task_tau"]) and got["within_task_tasks"] == 2
+    assert got["tau"] != pytest.approx(results["metrics"][0]["tau"])  # really computed on the slice
+
+    text = report.markdown(results)
+    assert "## Metrics vs PassRatio by generator" in text and "- left out, fewer than 2 rows: c" in text
+    assert "### generator = a (4 samples, 2 tasks (2 for τ within task); mean PassRatio" in text
+    assert f"| m | {got['value']:.4f} | {got['tau']:.4f} | {got['spearman']:.4f} | {got['pearson']:.4f} | {got['mae']:.4f} | " \
+           f"{got['within_task_tau']:.4f} |" in text
+    report.write_json(results, tmp_path / "g.json")
+    written = json.loads((tmp_path / "g.json").read_text())
+    assert written["by_group"]["groups"][0]["metrics"][0]["within_task_tau"] == pytest.approx(got["within_task_tau"])
+    assert written["settings"]["group_field"] == "generator"
+
+
+def test_without_a_task_id_in_every_row_or_a_group_field_the_new_parts_are_absent(tmp_path):
+    rows = grouped_rows()
+    del rows[2]["task_id"]
+    source = write(tmp_path / "g.jsonl", rows)
+    data = load_labelled(source, extra_metrics=("m",))  # no group field asked for
+    assert data.task_ids is None and data.n_tasks is None and data.groups is None
+    results = meta_evaluate(data, [MetricRun("m", "extra", data.extras["m"], None)], Settings(group_field=None))
+    assert results["metrics"][0]["within_task_tau"] is None and results["by_group"] is None
+    assert "within-task τ not computed: not every row has a task id" in results["notes"]
+    text = report.markdown(results)
+    assert "| Method | Value | τ (tau-b) | r_s | r_p | MAE | Time vs BLEU |" in text and "by generator" not in text
+    assert load_labelled(source, group_field="model").groups is None  # no row has that field
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("task_id", 1.5, "field 'task_id' is 1.5, not a string or an integer"),
+    ("task_id", True, "field 'task_id' is True, not a string or an integer"),
+    ("generator", ["a", "b"], "field 'generator' is ['a', 'b'], not a string"),
+])
+def test_bad_task_ids_and_group_values_name_the_field(tmp_path, field, value, message):
+    rows = grouped_rows()
+    rows[1][field] = value
+    with pytest.raises(ValueError, match="1 bad row") as error:
+        load_labelled(write(tmp_path / "g.jsonl", rows), group_field="generator")
+    assert f":2: {message}" in str(error.value)
+
+
+def test_cli_group_field_flag(tmp_path, capsys):
+    rows = [{**row, "model": row.pop("generator", "")} for row in grouped_rows()]
+    source = write(tmp_path / "g.jsonl", rows)
+    assert main(["meta-eval", str(source), "--no-codescore", "--extra-metric", "m", "--group-field", "model",
+                 "--json", str(tmp_path / "o.json")]) == 0
+    table = capsys.readouterr().out
+    assert "## Metrics vs PassRatio by model" in table and "### model = b (3 samples" in table
+    results = json.loads((tmp_path / "o.json").read_text())
+    assert [g["group"] for g in results["by_group"]["groups"]] == ["a", "b", "(none)"]
+    assert main(["meta-eval", str(source), "--no-codescore", "--extra-metric", "m", "--group-field", ""]) == 0
+    assert "by model" not in capsys.readouterr().out

@@ -71,6 +71,29 @@ def test_layer_mix_matches_a_direct_computation(normalization):
     assert torch.allclose(got, manual_mix(mix, hidden, mask, per_sample=normalization == "sample"), atol=1e-5)
 
 
+def test_mean_pooling_averages_the_normalised_real_tokens():
+    hidden, mask = random_layers()
+    mix = LayerMix(3, pooling="mean").eval()
+    with torch.no_grad():
+        for k, scalar in enumerate(mix.scalar_parameters):
+            scalar.fill_(0.3 * k)
+    weights = mix.layer_weights()
+    m = mask.unsqueeze(-1).float()
+    expected = 0
+    for weight, h in zip(weights, hidden):
+        count = m.sum((1, 2)) * h.shape[-1]
+        mean = (h * m).sum((1, 2)) / count
+        var = (((h - mean[:, None, None]) * m) ** 2).sum((1, 2)) / count
+        normalised = (h - mean[:, None, None]) / torch.sqrt(var[:, None, None] + 1e-12)
+        expected = expected + weight * (normalised * m).sum(1) / m.sum(1)
+    assert torch.allclose(mix(hidden, mask, "sample"), mix.gamma * expected, atol=1e-5)
+    padded = [torch.cat([h, torch.randn(h.shape[0], 2, h.shape[2])], 1) for h in hidden]
+    assert torch.allclose(mix(padded, torch.cat([mask, torch.zeros(mask.shape[0], 2, dtype=mask.dtype)], 1), "sample"),
+                          mix(hidden, mask, "sample"), atol=1e-5)  # padding never counts
+    with pytest.raises(ValueError, match="pooling must be one of"):
+        LayerMix(3, pooling="max")
+
+
 def test_sample_normalization_ignores_neighbours_and_batch_normalization_does_not():
     hidden, mask = random_layers()
     mix = LayerMix(3).eval()

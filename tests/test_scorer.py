@@ -1,4 +1,6 @@
-"""CodeScorer: order, batching, formats, validation, caching, dtypes, out-of-memory back-off."""
+"""CodeScorer: order, batching, formats, validation, caching, dtypes, out-of-memory back-off, certain zeros."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -52,12 +54,12 @@ def test_formats_read_different_fields(scorer):
 def test_empty_prediction_scores_zero_and_blank_reference_is_fine(scorer):
     result = scorer.score(["", "   \n", "x = 1"], ["a", "b", ""])
     assert result.codescore[:2] == [0.0, 0.0] and result.passability[:2] == [0.0, 0.0]
-    assert result.empty_predictions == [0, 1]
+    assert result.certain == ["empty", "empty", None]
     assert 0 < result.codescore[2] < 1
 
 
 def test_truncation_is_reported_per_field(scorer):
-    result = scorer.score(["x = 1 + 2 " * 100, "y = 2"], ["z = 3", "w = 4"])
+    result = scorer.score(["x = 1 + 2\n" * 100, "y = 2"], ["z = 3", "w = 4"])
     assert result.truncated[0]["prediction"] > 0 and "reference" not in result.truncated[0]
     assert result.truncated[1] == {}
     assert result.records()[0]["truncated"] == result.truncated[0]
@@ -106,7 +108,7 @@ def test_signature_names_version_model_and_settings(scorer, model_dir):
     from codescore_metric import __version__
 
     assert scorer.signature("ref") == (
-        f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32"
+        f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32|compile:on"
     )
 
 
@@ -180,7 +182,7 @@ def test_bert_family_encoder_with_single_separator(tmp_path):
                          head_hidden_sizes=[8])
     UniCEModel(config).save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
-    scorer = CodeScorer(tmp_path)
+    scorer = CodeScorer(tmp_path, compile_check=False)  # "w1 w2 w3" is no Python
     result = scorer.score(["w1 w2 w3", "w4"], ["w1 w2", "w5"], ["w9", "w8 w7"])
     assert len(scorer.model.mix.scalar_parameters) == 2 and config.separator_tokens == 1
     assert all(0 < value < 1 for value in result.codescore)
@@ -189,3 +191,78 @@ def test_bert_family_encoder_with_single_separator(tmp_path):
 def test_no_samples_gives_an_empty_result(scorer):
     result = scorer.score([], [])
     assert len(result) == 0 and result.codescore == [] and np.isnan(result.mean()["codescore"])
+
+
+BROKEN = ["def add(a, b)\n    return a + b\n", "    return a + b\n", "x = " + "(" * 100_000]
+
+
+@pytest.fixture
+def forward_sizes(monkeypatch):
+    """Batch sizes seen by every UniCEModel forward pass during the test."""
+    from codescore_metric.modeling import UniCEModel
+
+    forward, sizes = UniCEModel.forward, []
+
+    def counting(self, input_ids, *args, **kwargs):
+        sizes.append(input_ids.shape[0])
+        return forward(self, input_ids, *args, **kwargs)
+
+    monkeypatch.setattr(UniCEModel, "forward", counting)
+    return sizes
+
+
+def test_code_that_does_not_compile_scores_zero_without_the_model(scorer, forward_sizes):
+    valid = scorer.score(PREDICTIONS[:3], REFERENCES[:3]).codescore
+    forward_sizes.clear()
+    good, bad = list(zip(PREDICTIONS[:3], REFERENCES[:3])), [(BROKEN[0], "x"), ("", "x"), (BROKEN[1], "x"), (BROKEN[2], "x")]
+    predictions, references = map(list, zip(bad[0], good[0], bad[1], bad[2], good[1], bad[3], good[2]))
+    result = scorer.score(predictions, references)
+    assert sum(forward_sizes) == 3  # only the three valid programs reach the model
+    assert result.certain == ["syntax_error", None, "empty", "syntax_error", None, "syntax_error", None]
+    for name in ("codescore", "executability", "passability"):
+        assert [getattr(result, name)[i] for i in (0, 2, 3, 5)] == [0.0] * 4
+    assert [result.codescore[i] for i in (1, 4, 6)] == pytest.approx(valid, abs=1e-5)  # order kept
+    assert result.records()[0]["certain"] == "syntax_error" and "certain" not in result.records()[1]
+
+
+def test_all_certain_input_needs_no_model_call(scorer, forward_sizes):
+    seen = []
+    result = scorer.score(["", "  ", *BROKEN], ["x"] * 5, on_progress=lambda done, total: seen.append((done, total)))
+    assert forward_sizes == [] and seen == [(5, 5)]
+    assert result.codescore == result.executability == result.passability == [0.0] * 5
+    assert result.certain == ["empty"] * 2 + ["syntax_error"] * 3 and result.truncated == [{}] * 5
+
+
+def test_compile_check_off_lets_the_model_score_broken_code(model_dir, forward_sizes):
+    scorer = CodeScorer(model_dir, compile_check=False)
+    result = scorer.score(BROKEN[:2] + [""], ["x"] * 3)
+    assert sum(forward_sizes) == 2 and result.certain == [None, None, "empty"]
+    assert all(0 < value < 1 for value in result.codescore[:2]) and result.codescore[2] == 0.0
+    assert scorer.signature("ref").endswith("|compile:off")
+
+
+def test_code_with_a_syntax_warning_still_compiles(scorer):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert scorer.score(["import re\nPATTERN = re.compile('\\d+')\n"], ["x"]).certain == [None]
+
+
+def test_compile_check_defaults_off_for_the_authors_parity_setting(model_dir, tmp_path):
+    assert CodeScorer(model_dir).compile_check
+    assert not CodeScorer(model_dir, normalization="batch").compile_check
+    assert "|norm:batch|dtype:fp32|compile:off" in CodeScorer(model_dir, normalization="batch").signature()
+    assert CodeScorer(model_dir, normalization="batch", compile_check=True).compile_check
+    assert not CodeScorer(build_tiny_model_dir(tmp_path, profile="reference")).compile_check
+    model, tokenizer = build_tiny_model(normalization="batch")
+    assert CodeScorer.from_model(model, tokenizer).compile_check  # training and validation: always on
+    assert not CodeScorer.from_model(model, tokenizer, compile_check=False).compile_check
+    with pytest.raises(ValueError, match="compile_check must be True, False or None"):
+        CodeScorer(model_dir, compile_check="no")
+
+
+def test_batch_statistics_keep_certain_samples_in_their_batch(model_dir, forward_sizes):
+    scorer = CodeScorer(model_dir, normalization="batch", compile_check=True)
+    result = scorer.score([BROKEN[0], "x = 1", ""], ["a", "bb", "ccc"], batch_size=2)  # batches [0, 1], [2]
+    assert forward_sizes == [2]  # the batch without an estimated sample is not run
+    assert result.certain == ["syntax_error", None, "empty"] and result.codescore[0] == result.codescore[2] == 0.0
+    assert 0 < result.codescore[1] < 1

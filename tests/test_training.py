@@ -83,9 +83,9 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
             "--head-hidden", "16", "--encoder-lr", "1e-3", "--head-lr", "3e-3", "--model-id", "tiny-trained", "--patience", "4"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
-    losses = [epoch["train_loss"] for epoch in history["epochs"]]
+    losses = [point["train_loss"] for point in history["evaluations"]]
     assert losses[-1] < losses[0]
-    best = history["epochs"][history["best_epoch"] - 1]["validation"]
+    best = history["evaluations"][history["best_evaluation"] - 1]["validation"]
     assert set(best) == {"ref", "nl", "ref_nl"} and best["ref"]["spearman"] > 0.5
 
     from codescore_metric import CodeScorer
@@ -102,7 +102,7 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
                  "--json", str(evaluation), "--no-progress"]) == 0
     assert write_card([str(output), "--evaluation", f"MBPP validation={evaluation}", "--notes", "tiny run"]) == 0
     card = (output / "README.md").read_text()
-    assert "# tiny-trained" in card and "### Validation (best epoch)" in card and "tiny run" in card
+    assert "# tiny-trained" in card and "### Validation (best point)" in card and "### Learning curve" in card and "tiny run" in card
     assert "## MBPP validation" in card and "| CodeScore (Ref&NL) |" in card and "| BLEU |" in card
     heads = {h["name"]: h for h in json.loads(evaluation.read_text())["heads"]}
     assert "| Executability head (Ref-only) | " in card and f"| {heads['Executability head (Ref-only)']['auc']:.4f} |" in card
@@ -115,7 +115,7 @@ def test_training_is_reproducible(tmp_path, backbone_dir):
         args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
                 "--output", str(tmp_path / run), "--epochs", "1", "--batch-size", "8", "--head-hidden", "8", "--seed", "3"]
         assert main(args) == 0
-        results.append(json.loads((tmp_path / run / "training_history.json").read_text())["epochs"][0])
+        results.append(json.loads((tmp_path / run / "training_history.json").read_text())["evaluations"][0])
     assert results[0]["train_loss"] == results[1]["train_loss"]
     assert results[0]["validation"] == results[1]["validation"]
 
@@ -173,3 +173,53 @@ def test_training_jsonl_errors_name_the_line(tmp_path):
     path.write_text("".join(json.dumps({k: v for k, v in row.items() if k != "all_pass"}) + "\n" for row in rows))
     with pytest.raises(ValueError, match="has no all_pass field"):
         load_split(path, "train")
+
+
+def test_within_task_ranking_loss_counts_only_ordered_pairs_of_one_task():
+    import torch
+
+    from codescore_metric.training.objective import within_task_ranking_loss
+
+    logits = torch.tensor([2.0, 0.0, 5.0, -5.0])
+    ratios = torch.tensor([1.0, 0.5, 0.0, 0.0])
+    groups = torch.tensor([0, 0, 1, 1])
+    # one ordered pair (0 over 1, gap 0.5); task 1 has equal ratios, and pairs across tasks never count
+    expected = torch.nn.functional.softplus(torch.tensor(-2.0))
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups), expected)
+    swapped = within_task_ranking_loss(torch.tensor([0.0, 2.0, 5.0, -5.0]), ratios, groups)
+    assert swapped > within_task_ranking_loss(logits, ratios, groups)
+    assert within_task_ranking_loss(logits, ratios, torch.tensor([0, 1, 2, 3])) == 0
+
+
+def test_task_batches_group_candidates_of_one_task(backbone_dir):
+    import random
+
+    from transformers import AutoTokenizer
+
+    from codescore_metric.encoding import EncodingSpec
+    from codescore_metric.formats import InputFormat
+    from codescore_metric.training.examples import FormatBatches, check_rows
+
+    rows = make_rows(30, 0)  # tasks t0..t4, 6 candidates each
+    data = FormatBatches(check_rows(rows, "rows"), AutoTokenizer.from_pretrained(backbone_dir), EncodingSpec(max_length=64),
+                         (InputFormat.REF,))
+    batches = data.task_batches(8, 4, random.Random(0))
+    assert sorted(i for batch in batches for i in batch) == list(range(30))  # every example once
+    for batch in batches:
+        tasks = [rows[i]["task_id"] for i in batch]
+        assert all(tasks.count(task) >= 2 for task in tasks)  # nobody is alone with its task
+        assert data.group_ids(batch).tolist() == [sorted(set(tasks), key=tasks.index).index(t) for t in tasks]
+
+
+def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(24, 0)))
+    output = tmp_path / "ranked"
+    args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
+            "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
+            "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced"]
+    assert main(args) == 0
+    history = json.loads((output / "training_history.json").read_text())
+    assert [point["steps"] for point in history["evaluations"]] == [2, 4, 6]  # every 2 steps of 3 per epoch, and the last
+    assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
+    config = json.loads((output / "config.json").read_text())
+    assert config["pooling"] == "mean" and config["provenance"]["best_step"] in (2, 4, 6)

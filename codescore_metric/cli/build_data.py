@@ -21,7 +21,8 @@ def register(subparsers) -> None:
     source.add_argument("--hub-id", help="Hub dataset id instead of --input (MBPP only, e.g. google-research-datasets/mbpp)")
     parser.add_argument("--benchmark", choices=["mbpp", "humaneval", "generic"], default="mbpp", help="task format (default mbpp)")
     parser.add_argument("-o", "--output-dir", type=Path, required=True, help="folder for the dataset, jsonl files and report")
-    parser.add_argument("--candidates-per-task", type=int, default=20, help="candidates per task (default 20)")
+    parser.add_argument("--candidates-per-task", type=int, default=20,
+                        help="synthetic candidates per task (default 20; 0 with --generations: real programs only)")
     parser.add_argument("--seed", type=int, default=0, help="seed of candidate sampling, test extension and hash split")
     parser.add_argument("--workers", type=int, help="programs run in parallel (default: the CPUs available)")
     parser.add_argument("--mbpp-train", choices=["standard", "all"], default="standard",
@@ -30,6 +31,14 @@ def register(subparsers) -> None:
     parser.add_argument("--nl-style", choices=["text", "prompt", "mixed"], default="text",
                         help="NL column: the benchmark's text, a HumanEval-style docstring prompt made from the "
                              "reference's signature, the text and one test, or either per candidate (default text)")
+    parser.add_argument("--generations", type=Path, nargs="+", default=[], metavar="FILE",
+                        help="jsonl files of real generated programs (task_id, program; optional id, models, "
+                             "prompt_style), labelled like the candidates and added to their task's split; "
+                             "validation then holds real programs only (synthetic ones: validation_synthetic)")
+    parser.add_argument("--generation-tasks-only", action="store_true",
+                        help="build only the tasks that have generations (saves extending the others' tests)")
+    parser.add_argument("--reference-rows", action="store_true",
+                        help="add each training task's reference itself as a candidate (PassRatio 1)")
     parser.add_argument("--limit", type=int, help="at most this many tasks per split (quick runs)")
     parser.add_argument("--eval-only", action="store_true", help="write one labelled eval.jsonl, no training dataset "
                                                                  "(MBPP: its validation tasks)")
@@ -51,14 +60,16 @@ def run(args) -> int:
     from codescore_metric.data.distribution import format_distribution
     from codescore_metric.execution.sandbox import Limits
 
-    if args.candidates_per_task < 1:
-        raise ValueError(f"--candidates-per-task must be at least 1, got {args.candidates_per_task}")
+    if args.candidates_per_task < (0 if args.generations else 1):
+        raise ValueError(f"--candidates-per-task must be at least {0 if args.generations else 1}, "
+                         f"got {args.candidates_per_task}")
     config = BuildConfig(benchmark=args.benchmark, output_dir=args.output_dir, input=args.input, hub_id=args.hub_id,
                          per_task=args.candidates_per_task, seed=args.seed, workers=args.workers, limit=args.limit,
                          eval_only=args.eval_only, mbpp_train=args.mbpp_train, nl_style=args.nl_style,
                          validation_fraction=args.validation_fraction,
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
-                         shared_process=not args.process_per_test,
+                         shared_process=not args.process_per_test, generations=tuple(args.generations),
+                         generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
                          limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))
     report = build(config)
     for split, dist in report.distributions.items():

@@ -4,6 +4,9 @@ Prints markdown tables in the shape of the paper's Table 3 (Value, Kendall tau-b
 MAE against PassRatio, time relative to BLEU), binary metrics against all-pass (Table 6) and the
 Executability / Passability heads at 0.5 (RQ2). Rows need the generated code, `pass_ratio` in
 [0, 1], and optionally the reference code, the NL task, `executable` and `all_pass` (0/1).
+With a `task_id` in every row the continuous table adds the mean within-task Kendall tau-b (ranking
+the candidates of one task); with a `generator` field (models joined by commas) the continuous
+numbers are repeated for each generator's rows.
 """
 
 from __future__ import annotations
@@ -51,9 +54,12 @@ def register(subparsers) -> None:
         ("pass-ratio", "pass_ratio", "the PassRatio label in [0, 1]"),
         ("executable", "executable", "the executability label (0/1)"),
         ("all-pass", "all_pass", "the all-tests-pass label (0/1)"),
-        ("task-id", "task_id", "the task id (only counted)"),
+        ("task-id", "task_id", "the task id (str or int; for the within-task τ)"),
     ):
         parser.add_argument(f"--{name}-field", default=default, help=f"field holding {what} (default {default})")
+    parser.add_argument("--group-field", default="generator", metavar="NAME",
+                        help="split the continuous numbers by this field where the file has it; a value 'a,b' counts under "
+                             "a and under b, a missing or empty one under '(none)' (default generator; '' to turn off)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=run)
 
@@ -68,7 +74,7 @@ def run(args) -> int:
         formats=tuple(args.formats) if args.formats else None, codescore=not args.no_codescore, codebleu=not args.no_codebleu,
         checkpoint=args.checkpoint, device=args.device, dtype=args.dtype, normalization=args.normalization,
         batch_size=args.batch_size, threshold=_threshold(args.binary_threshold), criterion=args.binary_criterion,
-        progress=not args.no_progress,
+        progress=not args.no_progress, group_field=args.group_field or None,
     )
     fields = Fields(args.prediction_field, args.reference_field, args.source_field, args.pass_ratio_field,
                     args.executable_field, args.all_pass_field, args.task_id_field)

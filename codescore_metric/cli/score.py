@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from codescore_metric.formats import InputFormat
@@ -20,6 +21,9 @@ def register(subparsers) -> None:
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
+    parser.add_argument("--compile-check", action=argparse.BooleanOptionalAction,
+                        help="give code that does not compile as Python 0 without the model (default: on, "
+                             "except for the authors' model or batch normalization)")
     parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
     parser.add_argument("--prediction-field", default="generated_code", help="field holding the generated code")
     parser.add_argument("--reference-field", default="golden_code", help="field holding the reference solution")
@@ -39,16 +43,17 @@ def run(args) -> int:
     from codescore_metric.scorer import CodeScorer
 
     scorer = CodeScorer(args.checkpoint, revision=args.revision, device=args.device, dtype=args.dtype,
-                        normalization=args.normalization, encoder=args.encoder)
+                        normalization=args.normalization, encoder=args.encoder, compile_check=args.compile_check)
     texts = {f"{field}s": [row[names[field]] for _, row in rows] for field in fmt.fields}
     result = scorer.score(**texts, input_format=fmt, batch_size=args.batch_size, progress_bar=not args.no_progress)
     write_jsonl(args.output, ({**row, **scored} for (_, row), scored in zip(rows, result.records())))
     means = result.mean()
     truncated = sum(1 for cut in result.truncated if cut)
+    uncompiled = f", {result.certain.count('syntax_error')} not compiling" if scorer.compile_check else ""
     print(
         f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "
         f"{means['executability']:.4f} | Passability {means['passability']:.4f} | {truncated} truncated, "
-        f"{len(result.empty_predictions)} empty\n{result.signature}",
+        f"{result.certain.count('empty')} empty{uncompiled}\n{result.signature}",
         file=sys.stderr,
     )
     return 0

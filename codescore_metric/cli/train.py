@@ -34,8 +34,21 @@ def register(subparsers) -> None:
                         help="dtype of the saved weights (fp16 halves the file; loading casts back to fp32)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
-    parser.add_argument("--select-metric", default="spearman", choices=["tau", "spearman", "pearson", "neg_mae"])
-    parser.add_argument("--patience", type=int, default=2, help="epochs without improvement before stopping")
+    parser.add_argument("--select-metric", default="spearman",
+                        choices=["tau", "spearman", "pearson", "neg_mae", "within_task_tau", "balanced"],
+                        help="validation number that picks the saved model, averaged over formats (balanced: the mean "
+                             "of Spearman and the mean within-task Kendall tau; default spearman)")
+    parser.add_argument("--patience", type=int, default=2, help="evaluations without improvement before stopping")
+    parser.add_argument("--eval-every", type=int, help="optimizer steps between validation runs (default: once per epoch)")
+    parser.add_argument("--ranking-weight", type=float, default=0.0,
+                        help="weight of a within-task pairwise ranking loss beside L_Uni (needs --task-group-size)")
+    parser.add_argument("--task-group-size", type=int, default=0,
+                        help="batches of tasks with this many candidates each (e.g. 4), instead of length-bucketed batches")
+    parser.add_argument("--pooling", choices=["first", "mean"], default="first",
+                        help="read the first token (the authors' model) or the mean over tokens (sentence encoders)")
+    parser.add_argument("--layout-tokens", action="store_true",
+                        help="mark line ends, indentation and capitalised words with reserved vocabulary entries "
+                             "(for uncased tokenizers that drop them, e.g. MiniLM's)")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
@@ -62,14 +75,18 @@ def run(args) -> int:
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
         freeze_embeddings=args.freeze_embeddings, bf16=args.bf16, save_dtype=args.save_dtype, seed=args.seed, formats=tuple(args.formats),
         select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
+        eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
-                                           strip_code_comments=args.strip_code_comments, name=args.backbone_name)
+                                           strip_code_comments=args.strip_code_comments, name=args.backbone_name,
+                                           pooling=args.pooling, layout_tokens=args.layout_tokens)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
-    best = history["epochs"][history["best_epoch"] - 1]
-    summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}" for fmt, m in best["validation"].items())
-    print(f"best epoch {history['best_epoch']} saved to {args.output}: {summary}", file=sys.stderr)
+    best = history["evaluations"][history["best_evaluation"] - 1]
+    summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}"
+                         + (f" within-task tau {m['within_task_tau']:.4f}" if "within_task_tau" in m else "")
+                         for fmt, m in best["validation"].items())
+    print(f"best point (step {best['steps']}, epoch {best['epochs_done']:.2f}) saved to {args.output}: {summary}", file=sys.stderr)
     if args.push_to_hub:
         print(f"pushed: {push_to_hub(args.output, args.push_to_hub)}", file=sys.stderr)
     return 0

@@ -6,8 +6,14 @@ seeded hash (``validation_fraction``). HumanEval is zero-shot evaluation data on
 with ``eval_only`` (one labelled ``eval.jsonl``) and never into a training dataset. Every split is
 made by task, never by sample, and ``foreign`` candidates come from the same split only.
 
+Real generated programs (``generations``, see ``data.generations``) join the candidates of their
+task's split, labelled the same way. With generations, ``validation`` holds real programs only (what
+model selection must look like) and the synthetic candidates of validation tasks go to
+``validation_synthetic``.
+
 Each output row: generated_code, golden_code, source (the NL task), pass_ratio, executable,
-all_pass, task_id, plus kind, detail (how the candidate was made) and num_tests.
+all_pass, task_id, plus kind (``generation``, ``reference`` or a synthetic kind), generator (the
+models that wrote a real program), detail (how the candidate was made) and num_tests.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from codescore_metric.data.candidates import Donor, make_candidates
+from codescore_metric.data.candidates import Candidate, Donor, make_candidates
 from codescore_metric.data.distribution import format_distribution, label_distribution
+from codescore_metric.data.generations import EXECUTION_PRELUDE, KIND, Generation, mismatched_groups, read_generations
 from codescore_metric.data.prompts import docstring_prompt
 from codescore_metric.execution.extend import extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
@@ -37,7 +44,7 @@ MBPP_TRAIN_CHOICES = ("standard", "all")  # all: every task outside validation (
 NL_STYLES = ("text", "prompt", "mixed")
 NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
 COLUMNS = ("generated_code", "golden_code", "source", "pass_ratio", "executable", "all_pass", "task_id",
-           "kind", "detail", "num_tests")
+           "kind", "generator", "detail", "num_tests")
 EXTENSION_CACHE = "extended_tests.jsonl"
 
 
@@ -62,6 +69,9 @@ class BuildConfig:
     limits: Limits = Limits(test_timeout=1.0, program_timeout=20.0)
     shared_process: bool = True  # tests of a candidate run one after another in one process (4x faster)
     progress: bool = True
+    generations: tuple[Path, ...] = ()  # jsonl files of real generated programs (data.generations)
+    generation_tasks_only: bool = False  # build only the tasks that have generations
+    reference_rows: bool = False  # the reference itself is a training candidate (PassRatio 1)
 
     def __post_init__(self):
         if self.benchmark not in BENCHMARKS:
@@ -85,6 +95,10 @@ class BuildConfig:
             raise ValueError(f"validation_fraction must be between 0 and 1, got {self.validation_fraction}")
         if self.tests_per_task < 0:
             raise ValueError(f"tests_per_task must be >= 0, got {self.tests_per_task}")
+        if self.per_task < 0:
+            raise ValueError(f"per_task (synthetic candidates per task) must be >= 0, got {self.per_task}")
+        if self.generation_tasks_only and not self.generations:
+            raise ValueError("generation_tasks_only needs at least one generations file")
 
 
 @dataclass(frozen=True)
@@ -102,11 +116,18 @@ def build(config: BuildConfig) -> BuildReport:
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     tasks, sources = load_benchmark(config)
+    generations = read_generations(config.generations)
+    unknown = sorted({g.task_id for g in generations} - set(tasks), key=_id_order)
+    if unknown:
+        raise ValueError(f"{len(unknown)} task id(s) of the generations are not in the task file, e.g. {unknown[:5]}; "
+                         "generations must be for the benchmark given with --input")
+    if config.generation_tasks_only:
+        tasks = {task_id: task for task_id, task in tasks.items() if task_id in {g.task_id for g in generations}}
     splits = select_splits(tasks, config)
     in_scope = {task_id: tasks[task_id] for ids in splits.values() for task_id in ids}
     tests = extended_tests(in_scope, out / EXTENSION_CACHE, config)
     in_scope = {task_id: replace(task, tests=tests[task_id]) for task_id, task in in_scope.items()}
-    rows, dropped = label_splits(in_scope, splits, sources, config)
+    rows, dropped = label_splits(in_scope, splits, sources, config, generations)
     paths = write_outputs(rows, out, config.eval_only)
     distributions = {split: label_distribution(split_rows) for split, split_rows in rows.items()}
     text = "\n\n".join(format_distribution(split, dist) for split, dist in distributions.items())
@@ -244,10 +265,16 @@ def _read_cache(cache: Path) -> dict[str, tuple[str, ...]]:
 # ---- candidates and labels -------------------------------------------------------------------------
 
 def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: dict[str, str],
-                 config: BuildConfig) -> tuple[dict[str, list[dict]], dict[str, str]]:
-    """Candidates for every task (donors from its own split), labelled in the sandbox. A task whose
-    reference does not pass all its tests is dropped, with the reason."""
-    plan: list[tuple[str, str, object]] = []  # (split, task_id, Candidate or None for the reference)
+                 config: BuildConfig, generations: list[Generation] = ()) -> tuple[dict[str, list[dict]], dict[str, str]]:
+    """Candidates for every task (donors from its own split) and its real generations, labelled in the
+    sandbox. A task whose reference does not pass all its tests is dropped, with the reason, and so is a
+    group of generations whose prompt asked for another function (``mismatched_groups``)."""
+    skipped = mismatched_groups(generations, tasks)
+    by_task: dict[str, list[Generation]] = {}
+    for generation in generations:
+        if generation.task_id in tasks and (generation.task_id, generation.prompt_style) not in skipped:
+            by_task.setdefault(generation.task_id, []).append(generation)
+    plan: list[tuple[str, str, Candidate | None]] = []  # (split, task_id, candidate); None: the reference itself
     for split, ids in splits.items():
         donors = [Donor(task_id, tasks[task_id].reference, tasks[task_id].entry_point) for task_id in ids]
         for task_id in ids:
@@ -256,11 +283,12 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             plan += [(split, task_id, candidate) for candidate in
                      make_candidates(task_id, task.reference, task.entry_point, donors,
                                      per_task=config.per_task, seed=config.seed)]
-    jobs = [tasks[task_id].job(tasks[task_id].reference if candidate is None else candidate.code)
-            for _, task_id, candidate in plan]
+            plan += [(split, task_id, Candidate(g.program, KIND, f"{g.row_id} {g.prompt_style}".strip(), g.generator))
+                     for g in by_task.get(task_id, ())]
+    jobs = [tasks[task_id].job(_program(tasks[task_id], candidate)) for _, task_id, candidate in plan]
     results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
     rows: dict[str, list[dict]] = {split: [] for split in splits}
-    dropped: dict[str, str] = {}
+    dropped = {f"{task_id} ({style or 'unstyled'} generations)": reason for (task_id, style), reason in skipped.items()}
     prompts = {} if config.nl_style == "text" else {  # one docstring prompt per task, made once
         task_id: docstring_prompt(task.reference, task.entry_point, sources.get(task_id, ""), task.seed_tests)
         for task_id, task in tasks.items()}
@@ -269,16 +297,28 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             if not passable(result):
                 dropped[task_id] = (f"the reference passes {pass_ratio(result):.0%} of its {len(result.tests)} tests "
                                     f"(load: {result.load.status})")
-            continue
+            elif config.reference_rows and split == "train":
+                candidate = Candidate(tasks[task_id].reference, "reference", "the reference itself")
+            else:
+                continue
         if task_id in dropped:
             continue
         task = tasks[task_id]
-        rows[split].append({"generated_code": candidate.code, "golden_code": task.reference,
-                            "source": _source(task_id, sources.get(task_id, ""), prompts.get(task_id), candidate, config),
-                            "pass_ratio": pass_ratio(result),
-                            "executable": executable(result), "all_pass": passable(result), "task_id": task_id,
-                            "kind": candidate.kind, "detail": candidate.detail, "num_tests": len(task.tests)})
+        target = split if not generations or split == "train" or candidate.kind == KIND else f"{split}_synthetic"
+        rows.setdefault(target, []).append({
+            "generated_code": candidate.code, "golden_code": task.reference,
+            "source": _source(task_id, sources.get(task_id, ""), prompts.get(task_id), candidate, config),
+            "pass_ratio": pass_ratio(result), "executable": executable(result), "all_pass": passable(result),
+            "task_id": task_id, "kind": candidate.kind, "generator": candidate.generator, "detail": candidate.detail,
+            "num_tests": len(task.tests)})
     return rows, dropped
+
+
+def _program(task: Task, candidate: Candidate | None) -> str:
+    """What runs: the reference, a synthetic candidate, or a generation behind its harness's prelude."""
+    if candidate is None:
+        return task.reference
+    return EXECUTION_PRELUDE + candidate.code if candidate.kind == KIND else candidate.code
 
 
 def _source(task_id: str, text: str, prompt: str | None, candidate, config: BuildConfig) -> str:
@@ -301,12 +341,13 @@ def _progress(items: Iterable, total: int, label: str, enabled: bool) -> Iterabl
 # ---- outputs ---------------------------------------------------------------------------------------
 
 def write_outputs(rows: dict[str, list[dict]], out: Path, eval_only: bool) -> list[Path]:
-    """``eval_only``: ``eval.jsonl`` only. Otherwise a ``datasets.DatasetDict`` saved to ``out/dataset``
-    and one ``<split>.jsonl`` per split."""
+    """``eval_only``: ``eval.jsonl`` (and ``eval_synthetic.jsonl`` beside real generations) only.
+    Otherwise a ``datasets.DatasetDict`` saved to ``out/dataset`` and one ``<split>.jsonl`` per split."""
     if eval_only:
-        path = out / "eval.jsonl"
-        write_jsonl(path, rows["eval"])
-        return [path]
+        paths = [out / f"{split}.jsonl" for split in rows]
+        for path, split_rows in zip(paths, rows.values()):
+            write_jsonl(path, split_rows)
+        return paths
     dataset = to_dataset_dict(rows)
     dataset.save_to_disk(str(out / "dataset"))
     paths = [out / "dataset"]
@@ -324,7 +365,8 @@ def to_dataset_dict(rows: dict[str, Sequence[dict]]):
         "generated_code": datasets.Value("string"), "golden_code": datasets.Value("string"),
         "source": datasets.Value("string"), "pass_ratio": datasets.Value("float64"),
         "executable": datasets.Value("bool"), "all_pass": datasets.Value("bool"), "task_id": datasets.Value("string"),
-        "kind": datasets.Value("string"), "detail": datasets.Value("string"), "num_tests": datasets.Value("int64")})
+        "kind": datasets.Value("string"), "generator": datasets.Value("string"), "detail": datasets.Value("string"),
+        "num_tests": datasets.Value("int64")})
     return datasets.DatasetDict({split: datasets.Dataset.from_list(list(split_rows), features=features)
                                  for split, split_rows in rows.items()})
 

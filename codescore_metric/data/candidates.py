@@ -27,11 +27,13 @@ DEFAULT_MIX = {"mutant": 0.45, "partial": 0.2, "foreign": 0.1, "non_executable":
 
 @dataclass(frozen=True)
 class Candidate:
-    """One candidate program: its source, how it was made (``kind``) and by what (``detail``)."""
+    """One candidate program: its source, how it was made (``kind``) and by what (``detail``); for a
+    real program, ``generator`` names the models that wrote it."""
 
     code: str
     kind: str
     detail: str
+    generator: str = ""
 
 
 @dataclass(frozen=True)

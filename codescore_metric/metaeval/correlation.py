@@ -76,6 +76,42 @@ def correlations(metric, truth, truth_name: str = "PassRatio") -> dict:
     return {**result, "tau": float(tau), "spearman": float(spearman), "pearson": float(pearson), "notes": []}
 
 
+def _indices_by_task(task_ids) -> dict[str, list[int]]:
+    """Sample indices of each task, in first-seen order; ids are compared by ``repr`` (so 1 and "1" differ)."""
+    groups: dict[str, list[int]] = {}
+    for index, task_id in enumerate(task_ids):
+        groups.setdefault(repr(task_id), []).append(index)
+    return groups
+
+
+def within_task_kendall(metric, truth, task_ids, truth_name: str = "PassRatio") -> dict:
+    """``{"within_task_tau", "within_task_tasks", "notes"}``: the mean Kendall tau-b within each task.
+
+    Tasks with one sample or a constant ``truth`` are skipped; a task where only the metric is constant
+    counts as 0. ``within_task_tau`` is ``nan`` with a note when no task qualifies.
+    """
+    x, y = _pair(metric, truth, truth_name)
+    task_ids = list(task_ids)
+    if len(task_ids) != len(x):
+        raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {len(x)} samples")
+    taus, constant = [], 0
+    for indices in _indices_by_task(task_ids).values():
+        task_x, task_y = x[indices], y[indices]
+        if len(indices) < 2 or np.ptp(task_y) == 0:
+            continue
+        if np.ptp(task_x) == 0:
+            constant += 1
+            taus.append(0.0)
+        else:
+            taus.append(float(stats.kendalltau(task_x, task_y, variant="b").statistic))
+    notes = []
+    if not taus:
+        notes.append(f"within-task τ undefined: no task has at least 2 samples with differing {truth_name}")
+    if constant:
+        notes.append(f"within-task τ: the metric is constant on {constant} of {len(taus)} task(s), counted as τ = 0")
+    return {"within_task_tau": float(np.mean(taus)) if taus else NAN, "within_task_tasks": len(taus), "notes": notes}
+
+
 def _labels(name: str, values) -> np.ndarray:
     array = _as_array(name, values)
     if not np.all((array == 0) | (array == 1)):

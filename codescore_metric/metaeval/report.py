@@ -35,14 +35,45 @@ def _binary_cells(row: dict) -> list[str]:
     return [_number(row[key]) for key in ("positive_rate", "phi", "accuracy", "precision", "recall", "f1")]
 
 
+def _agreement_header(within: bool) -> list[str]:
+    return ["Method", "Value", "τ (tau-b)", "r_s", "r_p", "MAE", *(["τ within task"] if within else [])]
+
+
+def _agreement_cells(row: dict, within: bool) -> list[str]:
+    keys = ("value", "tau", "spearman", "pearson", "mae", *(("within_task_tau",) if within else ()))
+    return [row["name"], *(_number(row[key]) for key in keys)]
+
+
+def _within_tasks(metrics: list[dict]) -> int:
+    # Which tasks count depends only on PassRatio, so every metric row has the same within_task_tasks.
+    return metrics[0]["within_task_tasks"] if metrics else 0
+
+
+def _by_group(section: dict, within: bool) -> list[str]:
+    lines = ["", f"## Metrics vs PassRatio by {section['field']}", "", *(f"- {note}" for note in section["notes"])]
+    for group in section["groups"]:
+        tasks = f", {group['n_tasks']} tasks ({_within_tasks(group['metrics'])} for τ within task)" if within else ""
+        lines += ["", f"### {section['field']} = {group['group']} ({group['n']} samples{tasks}; "
+                      f"mean PassRatio {_number(group['avg_pass_ratio'])})", ""]
+        lines += _table(_agreement_header(within), [_agreement_cells(m, within) for m in group["metrics"]])
+        lines += _notes(group["metrics"])
+    return lines
+
+
 def markdown(results: dict) -> str:
-    """The continuous table (vs PassRatio), the binary table (vs all-pass) and the heads table, with notes."""
+    """The continuous table (vs PassRatio), the binary table (vs all-pass), the heads table and the per-group
+    tables, with notes; the within-task τ column appears when every row has a task id."""
     truth = results["ground_truth"]
-    tasks = f", {truth['n_tasks']} tasks" if truth["n_tasks"] is not None else ""
+    within = truth["n_tasks"] is not None
+    tasks = f", {truth['n_tasks']} tasks" if within else ""
     lines = [f"## Metrics vs PassRatio ({truth['n']} samples{tasks}; pooled)", ""]
-    rows = [[m["name"], *(_number(m[key]) for key in ("value", "tau", "spearman", "pearson", "mae")), _time(m)] for m in results["metrics"]]
-    rows.append(["PassRatio (ground truth)", _number(truth["avg_pass_ratio"]), ABSENT, ABSENT, ABSENT, ABSENT, ABSENT])
-    lines += _table(["Method", "Value", "τ (tau-b)", "r_s", "r_p", "MAE", "Time vs BLEU"], rows)
+    rows = [[*_agreement_cells(m, within), _time(m)] for m in results["metrics"]]
+    rows.append(["PassRatio (ground truth)", _number(truth["avg_pass_ratio"]), *[ABSENT] * (5 + within)])
+    lines += _table([*_agreement_header(within), "Time vs BLEU"], rows)
+    if within and results["metrics"]:
+        lines.append(f"- τ within task: mean Kendall tau-b among the candidates of one task, over the "
+                     f"{_within_tasks(results['metrics'])} of {truth['n_tasks']} tasks with at least 2 samples and varying "
+                     "PassRatio; a metric constant on such a task counts as 0")
     lines += _notes(results["metrics"])
     if results["binary"]:
         rule = results["binary"][0]["threshold_rule"]
@@ -59,6 +90,8 @@ def markdown(results: dict) -> str:
         lines += _table(["Head", "Target", "Target rate", "ROC AUC", "Positive rate", "τ = r_s = r_p", "Accuracy", "Precision",
                          "Recall", "F1"], rows)
         lines += _notes(results["heads"])
+    if results["by_group"]:
+        lines += _by_group(results["by_group"], within)
     if results["notes"]:
         lines += ["", *(f"- {note}" for note in results["notes"])]
     signatures = results.get("codescore", {}).get("signatures", {})

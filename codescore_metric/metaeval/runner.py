@@ -4,7 +4,9 @@ A labelled row holds the generated code, optionally the reference code and the N
 execution labels (``pass_ratio`` in [0, 1]; ``executable`` and ``all_pass`` as 0/1 or booleans) and
 any precomputed metric columns named with ``extra_metrics``. Only explicitly named columns are
 treated as extra metrics: guessing from "every other numeric column" would also pick up ids, counts
-and other labels.
+and other labels. A task id (str or int) in every row adds the mean within-task Kendall tau; a group
+field (``Settings.group_field``, e.g. the generating models joined by commas) adds the same numbers
+on each group's rows, sliced from the metric values computed once on all rows.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ import numpy as np
 from codescore_metric import baselines
 from codescore_metric.formats import InputFormat
 from codescore_metric.jsonl import format_errors, read_jsonl
-from codescore_metric.metaeval.correlation import binary_agreement, correlations, roc_auc
+from codescore_metric.metaeval.correlation import binary_agreement, correlations, roc_auc, within_task_kendall
 
 FORMAT_LABELS = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
+NO_GROUP = "(none)"  # the group of a row whose group field is missing, null or empty
+MIN_GROUP_ROWS = 2
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,14 @@ class LabelledData:
     executable: np.ndarray | None
     all_pass: np.ndarray | None
     extras: dict[str, np.ndarray]
-    n_tasks: int | None
+    task_ids: list[str | int] | None  # None unless every row has one
+    groups: list[tuple[str, ...]] | None = None  # each row's group names; None when the file has no group field
+    group_field: str | None = None  # the field the groups were read from
+
+    @property
+    def n_tasks(self) -> int | None:
+        """The number of distinct task ids, or ``None`` unless every row has one."""
+        return None if self.task_ids is None else _count_tasks(self.task_ids)
 
     def supported_formats(self) -> list[str]:
         """The CodeScore input formats whose texts every row has, in the paper's order."""
@@ -71,6 +82,7 @@ class Settings:
     threshold: float | None = 0.5
     criterion: str = "phi"
     progress: bool = False
+    group_field: str | None = "generator"  # split the results by this field where the file has it; None: never
 
 
 @dataclass
@@ -113,11 +125,41 @@ def _binary(value):
     return number, error
 
 
-def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = ()) -> LabelledData:
+def _task_id(value):
+    if value is None or (isinstance(value, (str, int)) and not isinstance(value, bool)):
+        return value, None
+    return None, f"is {value!r}, not a string or an integer"
+
+
+def _group_names(value):
+    """The groups of a row: the comma-separated names in ``value``, or ``(NO_GROUP,)`` if there are none."""
+    if value is not None and not isinstance(value, str):
+        return None, f"is {value!r}, not a string (model names joined by commas)"
+    names = tuple(dict.fromkeys(name.strip() for name in (value or "").split(",") if name.strip()))
+    return names or (NO_GROUP,), None
+
+
+def _loose_column(objects, name: str, check, errors: list) -> list:
+    """``check`` applied to every row's ``name`` (``None`` where a row lacks it); problems go to ``errors``."""
+    column = []
+    for line, row in objects:
+        value, error = check(row.get(name))
+        if error:
+            errors.append((line, f"field {name!r} {error}"))
+        column.append(value)
+    return column
+
+
+def _count_tasks(task_ids) -> int:
+    return len({repr(task_id) for task_id in task_ids})
+
+
+def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = (), group_field: str | None = None) -> LabelledData:
     """Read and check a labelled jsonl; raise ``ValueError`` listing every bad row by line number.
 
     ``prediction`` and ``pass_ratio`` are required; ``reference``, ``source``, ``executable`` and
-    ``all_pass`` are optional, but a field that any row has must be in every row.
+    ``all_pass`` are optional, but a field that any row has must be in every row. The task id and
+    ``group_field`` may be missing from some rows (no task ids are kept then; the row's group is ``(none)``).
     """
     rows, errors = read_jsonl(path)
     objects = [(line, row) for line, row in rows if isinstance(row, dict)]
@@ -146,11 +188,13 @@ def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...
             if error:
                 errors.append((line, f"field {name!r} {error}"))
             values[key].append(value)
+    task_ids = _loose_column(objects, fields.task_id, _task_id, errors)
+    grouped = bool(group_field) and any(group_field in row for _, row in objects)
+    groups = _loose_column(objects, group_field, _group_names, errors) if grouped else None
     if errors:
         raise ValueError(f"{len(errors)} bad row(s) in the labelled file; nothing was evaluated:\n{format_errors(path, errors)}")
     if not objects:
         raise ValueError(f"{path} holds no rows; a labelled jsonl needs one JSON object per line")
-    task_ids = [row.get(fields.task_id) for _, row in objects]
     numbers = {key: np.asarray(column, dtype=np.float64) for key, column in values.items()
                if column is not None and key not in ("prediction", "reference", "source")}
     return LabelledData(
@@ -161,7 +205,9 @@ def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...
         executable=numbers.get("executable"),
         all_pass=numbers.get("all_pass"),
         extras={name: numbers[f"extra:{name}"] for name in extra_metrics},
-        n_tasks=len({repr(t) for t in task_ids}) if all(t is not None for t in task_ids) else None,
+        task_ids=task_ids if all(task_id is not None for task_id in task_ids) else None,
+        groups=groups,
+        group_field=group_field if grouped else None,
     )
 
 
@@ -261,15 +307,54 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
     return rows
 
 
+def _agreement(values: np.ndarray, pass_ratio: np.ndarray, task_ids: list | None) -> dict:
+    """:func:`correlations` plus the within-task tau (``None`` without task ids), their notes joined."""
+    pooled = correlations(values, pass_ratio)
+    if task_ids is None:
+        return {**pooled, "within_task_tau": None, "within_task_tasks": None}
+    within = within_task_kendall(values, pass_ratio, task_ids)
+    return {**pooled, **within, "notes": pooled["notes"] + within["notes"]}
+
+
+def group_indices(groups: list[tuple[str, ...]]) -> dict[str, np.ndarray]:
+    """The row indices of each group name (a row counts under each of its names), sorted by name, ``(none)`` last."""
+    members: dict[str, list[int]] = {}
+    for index, names in enumerate(groups):
+        for name in names:
+            members.setdefault(name, []).append(index)
+    return {name: np.asarray(members[name]) for name in sorted(members, key=lambda name: (name == NO_GROUP, name))}
+
+
+def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
+    """The continuous numbers on each group's rows with at least :data:`MIN_GROUP_ROWS` rows."""
+    sections, small = [], []
+    for name, indices in group_indices(data.groups).items():
+        if len(indices) < MIN_GROUP_ROWS:
+            small.append(name)
+            continue
+        pass_ratio = data.pass_ratio[indices]
+        task_ids = None if data.task_ids is None else [data.task_ids[i] for i in indices]
+        sections.append({"group": name, "n": len(indices), "n_tasks": None if task_ids is None else _count_tasks(task_ids),
+                         "avg_pass_ratio": float(np.mean(pass_ratio)),
+                         "metrics": [{"name": run.name, **_agreement(run.values[indices], pass_ratio, task_ids)} for run in runs]})
+    notes = []
+    shared = sum(len(names) > 1 for names in data.groups)
+    if shared:
+        notes.append(f"groups overlap: {shared} row(s) name several {data.group_field} values (comma-separated) and count under each")
+    if small:
+        notes.append(f"left out, fewer than {MIN_GROUP_ROWS} rows: {', '.join(small)}")
+    return {"field": data.group_field, "groups": sections, "notes": notes}
+
+
 def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings) -> dict:
-    """Every number of the meta-evaluation: continuous, binary and head tables, ground truth, notes."""
+    """Every number of the meta-evaluation: continuous, binary and head tables, per-group numbers, ground truth, notes."""
     bleu_seconds = next((run.seconds for run in runs if run.name == "BLEU"), None)
     metrics = [
-        {"name": run.name, "kind": run.kind, "input_format": run.input_format, **correlations(run.values, data.pass_ratio),
+        {"name": run.name, "kind": run.kind, "input_format": run.input_format, **_agreement(run.values, data.pass_ratio, data.task_ids),
          "seconds": run.seconds, "relative_time": _relative_time(run, bleu_seconds)}
         for run in runs
     ]
-    notes = []
+    notes = [] if data.task_ids is not None else ["within-task τ not computed: not every row has a task id"]
     if data.all_pass is None:
         binary = []
         notes.append("binary table skipped: no all_pass field")
@@ -284,8 +369,9 @@ def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings)
         "pass_at_1": None if data.all_pass is None else float(np.mean(data.all_pass)),
         "executable_rate": None if data.executable is None else float(np.mean(data.executable)),
     }
+    by_group = None if data.groups is None else _by_group(data, runs)
     return {"settings": asdict(settings), "ground_truth": ground_truth, "metrics": metrics, "binary": binary,
-            "heads": _heads(runs, data), "notes": notes}
+            "heads": _heads(runs, data), "by_group": by_group, "notes": notes}
 
 
 @dataclass
@@ -299,7 +385,7 @@ class MetaEvaluation:
 
 def run_meta_eval(path, settings: Settings, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = ()) -> MetaEvaluation:
     """Load a labelled jsonl, compute every metric and measure its agreement with execution."""
-    data = load_labelled(path, fields, extra_metrics)
+    data = load_labelled(path, fields, extra_metrics, settings.group_field)
     runs, codescore_info, notes = compute_metrics(data, settings, fields)
     results = meta_evaluate(data, runs, settings)
     results["notes"] = notes + results["notes"]

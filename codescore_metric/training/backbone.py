@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from codescore_metric.code_layout import MARKERS
 from codescore_metric.encoding import detect_separator_tokens
 from codescore_metric.modeling import UniCEConfig, UniCEModel
 
@@ -15,11 +16,22 @@ def usable_length(encoder_config) -> int:
     return encoder_config.max_position_embeddings - offset
 
 
-def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, **config_overrides):
+def reserved_layout_tokens(tokenizer) -> list[str]:
+    """Unused vocabulary entries to carry the layout markers: BERT-style ``[unused0]``.. ``[unused3]``."""
+    vocabulary = tokenizer.get_vocab()
+    tokens = [f"[unused{i}]" for i in range(len(MARKERS))]
+    if not all(token in vocabulary for token in tokens):
+        raise ValueError(f"{type(tokenizer).__name__} has no reserved entries {tokens}; layout tokens are for uncased "
+                         "WordPiece vocabularies (a byte-level BPE tokenizer keeps newlines and indentation already)")
+    return tokens
+
+
+def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, layout_tokens: bool = False, **config_overrides):
     """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads.
 
     ``name`` is what the saved config records as the backbone (default: ``backbone`` itself; give a
-    Hub id when loading a local copy, so no local path ends up in a shipped model)."""
+    Hub id when loading a local copy, so no local path ends up in a shipped model). ``layout_tokens``
+    makes code layout and case visible through reserved vocabulary entries (`code_layout`)."""
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     from codescore_metric.checkpoints import downloads_disabled
@@ -49,6 +61,7 @@ def model_from_backbone(backbone: str, max_length: int | None = None, head_type:
         head_hidden_sizes=list(head_hidden_sizes),
         dropout=dropout,
         provenance={"backbone": name},
+        layout_tokens=reserved_layout_tokens(tokenizer) if layout_tokens else [],
         **config_overrides,
     )
     model = UniCEModel(config)

@@ -1,4 +1,4 @@
-"""Labelled examples: load, check, encode in every input format, and batch by length."""
+"""Labelled examples: load, check, encode in every input format, and batch by length or by task."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class LabelledExamples:
 
     texts: dict[str, list[str]]  # "prediction" / "reference" / "source" -> texts
     labels: torch.Tensor  # [N, 3]: pass_ratio, executable, all_pass
+    task_ids: list[str] | None = None  # for within-task batches and within-task ranking metrics
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -47,7 +48,8 @@ def check_rows(rows: list[dict], where: str) -> LabelledExamples:
         labels.append(values)
     if not labels:
         raise ValueError(f"{where} has no rows")
-    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32))
+    task_ids = [str(row["task_id"]) for row in rows] if all(row.get("task_id") is not None for row in rows) else None
+    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32), task_ids)
 
 
 def load_split(data: str | Path, split: str) -> LabelledExamples:
@@ -69,7 +71,8 @@ def load_split(data: str | Path, split: str) -> LabelledExamples:
         raise ValueError(f"{path} has no {', '.join(missing)} field; training needs all of {', '.join(LABEL_FIELDS)} and the three texts")
     texts = {"prediction": labelled.predictions, "reference": labelled.references, "source": labelled.sources}
     labels = torch.tensor(np.stack([labelled.pass_ratio, labelled.executable, labelled.all_pass], axis=1), dtype=torch.float32)
-    return LabelledExamples(texts, labels)
+    task_ids = None if labelled.task_ids is None else [str(task_id) for task_id in labelled.task_ids]
+    return LabelledExamples(texts, labels, task_ids)
 
 
 class FormatBatches:
@@ -80,6 +83,7 @@ class FormatBatches:
         self.pad_id, self.pad_type_id = encoder.pad_id, encoder.pad_type_id
         self.use_token_types = spec.segment_token_types
         self.labels = examples.labels
+        self.task_ids = examples.task_ids
         self.formats = formats
         self.encoded = {fmt: encoder.encode({field: examples.texts[field] for field in fmt.fields}) for fmt in formats}
         self.truncated = {fmt: sum(1 for sample in samples if sample.dropped) for fmt, samples in self.encoded.items()}
@@ -102,6 +106,36 @@ class FormatBatches:
             batches += [chunk[k:k + batch_size] for k in range(0, len(chunk), batch_size)]
         rng.shuffle(batches)
         return batches
+
+    def task_batches(self, batch_size: int, group_size: int, rng: random.Random) -> list[list[int]]:
+        """Index batches of ``batch_size // group_size`` tasks with ``group_size`` candidates each, so that a
+        within-task objective has pairs to compare. A task's candidates are shuffled and cut into groups
+        (the last one may be smaller, a lone candidate joins the group before it); groups are shuffled."""
+        if self.task_ids is None:
+            raise ValueError("task-grouped batches need a task_id on every training row")
+        if not 2 <= group_size <= batch_size:
+            raise ValueError(f"group_size must be between 2 and the batch size {batch_size}; got {group_size}")
+        by_task: dict[str, list[int]] = {}
+        for index, task_id in enumerate(self.task_ids):
+            by_task.setdefault(task_id, []).append(index)
+        groups = []
+        for task_id in sorted(by_task):
+            members = by_task[task_id]
+            rng.shuffle(members)
+            task_groups = [members[start:start + group_size] for start in range(0, len(members), group_size)]
+            if len(task_groups) > 1 and len(task_groups[-1]) == 1:
+                lone = task_groups.pop()
+                task_groups[-1] += lone
+            groups += task_groups
+        rng.shuffle(groups)
+        per_batch = batch_size // group_size
+        return [[index for group in groups[start:start + per_batch] for index in group]
+                for start in range(0, len(groups), per_batch)]
+
+    def group_ids(self, indices: list[int]) -> torch.Tensor:
+        """One integer per example naming its task within the batch (for the ranking loss)."""
+        names: dict[str, int] = {}
+        return torch.tensor([names.setdefault(self.task_ids[i], len(names)) for i in indices])
 
     def tensors(self, fmt: InputFormat, indices: list[int]) -> dict[str, torch.Tensor]:
         batch = collate([self.encoded[fmt][i] for i in indices], self.pad_id, self.pad_type_id)

@@ -32,17 +32,33 @@ def evaluation_table(results: dict) -> str:
     return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
 
 
+def learning_curve(history: dict) -> str:
+    """One row per evaluation point: step, epochs, training loss, mean validation r_s and within-task τ."""
+    lines = ["| step | epochs | train loss | r_s | within-task τ |", "|---|---|---|---|---|"]
+    for point in history["evaluations"]:
+        metrics = point["validation"].values()
+        mean = lambda key: sum(m.get(key, float("nan")) for m in metrics) / len(metrics)  # noqa: E731
+        lines.append(f"| {point['steps']} | {point['epochs_done']:.2f} | {point['train_loss']:.4f} | {_number(mean('spearman'))} "
+                     f"| {_number(mean('within_task_tau'))} |")
+    return "\n".join(lines)
+
+
 def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -> str:
     """The card's markdown: what the model is, how it was trained, and how it agrees with execution."""
     config = json.loads((model_dir / "config.json").read_text())
     history = json.loads((model_dir / "training_history.json").read_text())
     args = json.loads((model_dir / "training_args.json").read_text())
     encoder = config["encoder"]
-    best = history["epochs"][history["best_epoch"] - 1]
+    best = history["evaluations"][history["best_evaluation"] - 1]
     validation = "\n".join(
-        f"| {FORMAT_NAMES.get(fmt, fmt)} | {_number(m['tau'])} | {_number(m['spearman'])} | {_number(m['pearson'])} | {_number(m['mae'])} |"
+        f"| {FORMAT_NAMES.get(fmt, fmt)} | {_number(m['tau'])} | {_number(m['spearman'])} | {_number(m['pearson'])} | {_number(m['mae'])} "
+        f"| {_number(m.get('within_task_tau'))} |"
         for fmt, m in best["validation"].items()
     )
+    reading = [name for name, on in (("code read without comments, docstrings and blank lines", config.get("strip_code_comments")),
+                                     ("layout and case markers", config.get("layout_tokens"))) if on]
+    ranking = (f" + {args['ranking_weight']} x within-task pairwise ranking loss (batches of {args['task_group_size']} "
+               "candidates per task)") if args.get("ranking_weight") else ""
     sections = [
         "---\nlibrary_name: codescore\ntags: [code, code-evaluation, metric]\nlicense: apache-2.0\n---\n",
         f"# {config['provenance'].get('model_id', model_dir.name)}\n",
@@ -51,20 +67,23 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         "## Architecture\n",
         f"- backbone: `{config['provenance'].get('backbone', 'unknown')}` ({encoder['model_type']}, {encoder['num_hidden_layers']} layers, "
         f"hidden {encoder['hidden_size']}, vocabulary {encoder['vocab_size']}), max input {config['max_length']} tokens, "
-        f"{config['encoding_profile']} encoding profile"
-        f"{', code read without comments, docstrings and blank lines' if config.get('strip_code_comments') else ''}\n"
+        f"{config['encoding_profile']} encoding profile{''.join(', ' + item for item in reading)}\n"
         f"- {config['layer_transformation']} mix over all {encoder['num_hidden_layers'] + 1} hidden states, "
-        f"per-{config['normalization']} normalisation, first-token pooling, {config['head_type']} heads {config['head_hidden_sizes']}\n",
+        f"per-{config['normalization']} normalisation, {config.get('pooling', 'first')}-token pooling, "
+        f"{config['head_type']} heads {config['head_hidden_sizes']}\n",
         "## Training\n",
         f"- data: {history['train_examples']} training and {history['validation_examples']} validation candidates "
         "(execution-labelled, split by task); HumanEval was never used for training or model selection\n"
-        f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: squared error on PassRatio + BCE on the Exec and Pass logits\n"
-        f"- {len(history['epochs'])} epoch(s), best epoch {history['best_epoch']} by mean validation {args['select_metric']}; "
+        f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: squared error on PassRatio + BCE on the Exec and Pass logits{ranking}\n"
+        f"- {history['total_steps']} steps ({history['total_steps'] / history['steps_per_epoch']:.2f} epochs), best point step "
+        f"{best['steps']} by mean validation {args['select_metric']}; "
         f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "
         f"layer decay {args['layer_decay']}, seed {args['seed']}, bf16 autocast {args['bf16']}\n"
-        f"- training time: {sum(e['seconds'] for e in history['epochs']) / 60:.1f} min\n",
-        "### Validation (best epoch)\n",
-        "| format | τ | r_s | r_p | MAE |\n|---|---|---|---|---|\n" + validation + "\n",
+        f"- training time: {sum(e['seconds'] for e in history['evaluations']) / 60:.1f} min (validation included)\n",
+        "### Validation (best point)\n",
+        "| format | τ | r_s | r_p | MAE | within-task τ |\n|---|---|---|---|---|---|\n" + validation + "\n",
+        "### Learning curve (validation, mean over formats)\n",
+        learning_curve(history) + "\n",
     ]
     for name, results in evaluations.items():
         sections += [f"## {name}\n", evaluation_table(results) + "\n"]

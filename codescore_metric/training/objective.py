@@ -1,4 +1,4 @@
-"""The UniCE loss, with the authors' bugs fixed (reference-notes 1.7 and 6)."""
+"""The UniCE loss (paper Eqs. 4-7, with the Passability term added) and a within-task ranking loss."""
 
 from __future__ import annotations
 
@@ -27,3 +27,16 @@ def unice_loss(logits: torch.Tensor, pass_ratio: torch.Tensor, executable: torch
     exec_bce = F.binary_cross_entropy_with_logits(logits[:, 1], executable)
     pass_bce = F.binary_cross_entropy_with_logits(logits[:, 2], all_pass)
     return weights.codescore * squared_error + weights.executability * exec_bce + weights.passability * pass_bce
+
+
+def within_task_ranking_loss(score_logits: torch.Tensor, pass_ratio: torch.Tensor, groups: torch.Tensor) -> torch.Tensor:
+    """RankNet-style pairwise loss over candidates of the same task: for each pair where one candidate has
+    the higher PassRatio, ``softplus(-(z_better - z_worse))`` weighted by the PassRatio gap. L_Uni alone
+    only asks each score to be near its label, which a model can meet by guessing the task's difficulty;
+    this term asks it to order candidates of one task. 0 when the batch has no such pair."""
+    logits = score_logits.float()
+    better = (pass_ratio[:, None] - pass_ratio[None, :]).clamp(min=0) * (groups[:, None] == groups[None, :])
+    if not torch.any(better > 0):
+        return logits.sum() * 0.0
+    pair_loss = F.softplus(-(logits[:, None] - logits[None, :]))
+    return (better * pair_loss).sum() / better.sum()

@@ -1,4 +1,5 @@
-"""The UniCE training loop: plain PyTorch, all three formats per example, evaluation every epoch."""
+"""The UniCE training loop: plain PyTorch, all three formats per example, an optional within-task ranking
+term, evaluation every epoch or every ``eval_every`` steps (the learning curve), the best point kept."""
 
 from __future__ import annotations
 
@@ -14,14 +15,15 @@ import numpy as np
 import torch
 
 from codescore_metric.formats import InputFormat
-from codescore_metric.metaeval.correlation import correlations
+from codescore_metric.metaeval.correlation import correlations, within_task_kendall
 from codescore_metric.modeling import WEIGHT_DTYPES
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
-from codescore_metric.training.objective import LossWeights, unice_loss
+from codescore_metric.training.objective import LossWeights, unice_loss, within_task_ranking_loss
 from codescore_metric.training.optimizer import linear_schedule, parameter_groups
 
 logger = logging.getLogger(__name__)
-SELECT_METRICS = ("tau", "spearman", "pearson", "neg_mae")
+# balanced: the mean of Spearman (pooled over tasks) and the mean within-task Kendall tau
+SELECT_METRICS = ("tau", "spearman", "pearson", "neg_mae", "within_task_tau", "balanced")
 
 
 @dataclass
@@ -44,9 +46,12 @@ class TrainingArguments:
     seed: int = 12
     formats: tuple[str, ...] = ("ref", "nl", "ref_nl")
     loss_weights: LossWeights = field(default_factory=LossWeights)
+    ranking_weight: float = 0.0  # weight of within_task_ranking_loss beside L_Uni
+    task_group_size: int = 0  # >= 2: batches of tasks with this many candidates each; 0: length-bucketed batches
     select_metric: str = "spearman"
-    patience: int = 2
+    patience: int = 2  # evaluations without improvement before stopping
     max_steps: int | None = None
+    eval_every: int | None = None  # optimizer steps between evaluations; None: once per epoch
     eval_batch_size: int = 32
     log_every: int = 50
     device: str | None = None  # None: cuda, then mps, then cpu
@@ -57,13 +62,18 @@ class TrainingArguments:
         for name in ("epochs", "batch_size", "gradient_accumulation", "eval_batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
+        if self.ranking_weight and self.task_group_size < 2:
+            raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
+        if self.eval_every is not None and self.eval_every < 1:
+            raise ValueError(f"eval_every must be at least 1 step; got {self.eval_every}")
         if self.save_dtype not in WEIGHT_DTYPES:
             raise ValueError(f"save_dtype must be one of {', '.join(WEIGHT_DTYPES)}; got {self.save_dtype!r}")
         self.formats = tuple(InputFormat.parse(f).value for f in self.formats)
 
 
 def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: int = 32) -> dict[str, dict[str, float]]:
-    """Per format: correlations of CodeScore with PassRatio, and accuracy of the Exec and Pass heads at 0.5."""
+    """Per format: correlations of CodeScore with PassRatio (pooled and, with task ids, within task), and
+    accuracy of the Exec and Pass heads at 0.5."""
     from codescore_metric.scorer import CodeScorer
 
     was_training = model.training
@@ -74,6 +84,9 @@ def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: 
         fields = {f"{name}s": examples.texts[name] for name in InputFormat.parse(fmt).fields}
         scored = scorer.score(**fields, input_format=fmt, batch_size=batch_size)
         metrics = correlations(scored.codescore, examples.labels[:, 0].numpy())
+        if examples.task_ids is not None:
+            within = within_task_kendall(scored.codescore, examples.labels[:, 0].numpy(), examples.task_ids)
+            metrics.update(within_task_tau=within["within_task_tau"], within_task_tasks=within["within_task_tasks"])
         metrics["exec_accuracy"] = float(np.mean((np.array(scored.executability) >= 0.5) == (examples.labels[:, 1].numpy() >= 0.5)))
         metrics["pass_accuracy"] = float(np.mean((np.array(scored.passability) >= 0.5) == (examples.labels[:, 2].numpy() >= 0.5)))
         metrics["mean_codescore"] = float(np.mean(scored.codescore))
@@ -84,7 +97,13 @@ def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: 
 
 def selection_value(results: dict[str, dict[str, float]], metric: str) -> float:
     """Mean of the selection metric over formats (higher is better)."""
-    values = [-r["mae"] if metric == "neg_mae" else r[metric] for r in results.values()]
+    def value(r: dict) -> float:
+        if metric == "neg_mae":
+            return -r["mae"]
+        if metric == "balanced":
+            return (r["spearman"] + r.get("within_task_tau", float("nan"))) / 2
+        return r.get(metric, float("nan"))
+    values = [value(r) for r in results.values()]
     return float(np.mean(values)) if not any(math.isnan(v) for v in values) else float("-inf")
 
 
@@ -95,9 +114,10 @@ def seed_everything(seed: int) -> random.Random:
 
 
 def train(model, tokenizer, train_examples: LabelledExamples, validation_examples: LabelledExamples, args: TrainingArguments, model_id: str = "codescore-trained") -> dict:
-    """Train ``model`` in place; save the best epoch (by ``args.select_metric``) to ``args.output_dir``.
+    """Train ``model`` in place; save the best evaluation point (by ``args.select_metric``) to ``args.output_dir``.
 
-    Returns the history: per-epoch training loss, validation metrics per format and timings.
+    Returns the history: training loss and validation metrics per format at every evaluation point
+    (each epoch, or every ``args.eval_every`` steps), and timings.
     """
     from codescore_metric.devices import resolve_device
 
@@ -106,29 +126,61 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
     model.to(device)
     formats = tuple(InputFormat.parse(f) for f in args.formats)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
+
+    def epoch_batches() -> list[list[int]]:
+        if args.task_group_size:
+            return data.task_batches(args.batch_size, args.task_group_size, rng)
+        return data.batches(args.batch_size, rng)
+
     optimizer = torch.optim.AdamW(parameter_groups(model, args.encoder_lr, args.head_lr, args.layer_decay, args.weight_decay, args.freeze_embeddings))
-    steps_per_epoch = math.ceil(math.ceil(len(data) / args.batch_size) / args.gradient_accumulation)
+    batches = epoch_batches()
+    steps_per_epoch = math.ceil(len(batches) / args.gradient_accumulation)
     total_steps = min(args.max_steps or steps_per_epoch * args.epochs, steps_per_epoch * args.epochs)
     scheduler = linear_schedule(optimizer, int(args.warmup_ratio * total_steps), total_steps)
     output = Path(args.output_dir)
     history = {"model_id": model_id, "train_examples": len(data), "validation_examples": len(validation_examples),
-               "truncated_train_inputs": {fmt.value: n for fmt, n in data.truncated.items()}, "epochs": []}
-    best, stale, step = float("-inf"), 0, 0
+               "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
+               "truncated_train_inputs": {fmt.value: n for fmt, n in data.truncated.items()}, "evaluations": []}
+    state = {"best": float("-inf"), "stale": 0, "losses": [], "started": time.perf_counter()}
+
+    def checkpoint(epoch: int, step: int) -> bool:
+        """Evaluate, keep the model if it is the best so far; True when training should stop early."""
+        validation = evaluate(model, tokenizer, validation_examples, args.formats, args.eval_batch_size)
+        value = selection_value(validation, args.select_metric)
+        history["evaluations"].append({"epoch": epoch, "steps": step, "epochs_done": round(step / steps_per_epoch, 3),
+                                       "train_loss": float(np.mean(state["losses"])) if state["losses"] else float("nan"),
+                                       "seconds": time.perf_counter() - state["started"], "validation": validation,
+                                       "selection": value})
+        logger.info("step %d (epoch %.2f): train loss %.4f, validation %s %.4f", step, step / steps_per_epoch,
+                    history["evaluations"][-1]["train_loss"], args.select_metric, value)
+        state["losses"], state["started"] = [], time.perf_counter()
+        if value > state["best"]:
+            state["best"], state["stale"] = value, 0
+            history["best_evaluation"] = len(history["evaluations"])
+            _save(model, tokenizer, output, args, history, model_id)
+        else:
+            state["stale"] += 1
+        return state["stale"] >= args.patience
+
+    step, stop = 0, False
     model.train()
-    for epoch in range(args.epochs):
-        started, losses = time.perf_counter(), []
-        batches = data.batches(args.batch_size, rng)
+    for epoch in range(1, args.epochs + 1):
+        if epoch > 1:
+            batches = epoch_batches()
         for index, indices in enumerate(batches):
             labels = data.labels[indices].to(device)
+            groups = data.group_ids(indices).to(device) if args.ranking_weight else None
             loss = 0.0
             for fmt in formats:  # L_Uni is a sum over formats: one backward each keeps one format's activations
                 inputs = {name: tensor.to(device) for name, tensor in data.tensors(fmt, indices).items()}
                 with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
                     logits = model(**inputs)
                 format_loss = unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
+                if args.ranking_weight:
+                    format_loss = format_loss + args.ranking_weight * within_task_ranking_loss(logits[:, 0], labels[:, 0], groups)
                 (format_loss / args.gradient_accumulation).backward()
                 loss += format_loss.item()
-            losses.append(loss)
+            state["losses"].append(loss)
             if (index + 1) % args.gradient_accumulation == 0 or index + 1 == len(batches):
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
                 optimizer.step()
@@ -136,31 +188,27 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
                 optimizer.zero_grad(set_to_none=True)
                 step += 1
                 if step % args.log_every == 0:
-                    logger.info("epoch %d step %d loss %.4f", epoch + 1, step, np.mean(losses[-args.log_every:]))
-                if step >= total_steps:
+                    logger.info("epoch %d step %d loss %.4f", epoch, step, np.mean(state["losses"][-args.log_every:]))
+                if args.eval_every and step % args.eval_every == 0 and step < total_steps:
+                    stop = checkpoint(epoch, step)
+                if stop or step >= total_steps:
                     break
-        validation = evaluate(model, tokenizer, validation_examples, args.formats, args.eval_batch_size)
-        value = selection_value(validation, args.select_metric)
-        history["epochs"].append({"epoch": epoch + 1, "steps": step, "train_loss": float(np.mean(losses)),
-                                  "seconds": time.perf_counter() - started, "validation": validation, "selection": value})
-        logger.info("epoch %d: train loss %.4f, validation %s %.4f", epoch + 1, np.mean(losses), args.select_metric, value)
-        if value > best:
-            best, stale = value, 0
-            history["best_epoch"] = epoch + 1
-            _save(model, tokenizer, output, args, history, model_id)
-        else:
-            stale += 1
-        if stale >= args.patience or step >= total_steps:
+        if stop:
             break
-    if "best_epoch" not in history:  # every epoch was undefined (e.g. constant predictions): keep the last
-        history["best_epoch"] = len(history["epochs"])
+        if not args.eval_every or step >= total_steps:
+            stop = checkpoint(epoch, step)
+        if stop or step >= total_steps:
+            break
+    if "best_evaluation" not in history:  # every evaluation was undefined (e.g. constant predictions): keep the last
+        history["best_evaluation"] = len(history["evaluations"])
         _save(model, tokenizer, output, args, history, model_id)
     (output / "training_history.json").write_text(json.dumps(history, indent=2) + "\n")
     return history
 
 
 def _save(model, tokenizer, output: Path, args: TrainingArguments, history: dict, model_id: str) -> None:
-    model.config.provenance.update(model_id=model_id, revision="local", training_seed=args.seed, best_epoch=history["best_epoch"])
+    best = history["evaluations"][history["best_evaluation"] - 1]
+    model.config.provenance.update(model_id=model_id, revision="local", training_seed=args.seed, best_step=best["steps"])
     model.save_pretrained(output, weights_dtype=args.save_dtype)
     tokenizer.save_pretrained(str(output))
     (output / "training_args.json").write_text(json.dumps(asdict(args), indent=2, default=str) + "\n")
