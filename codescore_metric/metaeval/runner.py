@@ -78,6 +78,7 @@ class Settings:
     device: str | None = None
     dtype: str | None = None
     normalization: str | None = None
+    compile_check: bool | None = None
     batch_size: int | None = None
     threshold: float | None = 0.5
     criterion: str = "phi"
@@ -235,7 +236,7 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
     from codescore_metric.scorer import CodeScorer
 
     scorer, load_seconds = _timed(CodeScorer, settings.checkpoint, device=settings.device, dtype=settings.dtype,
-                                  normalization=settings.normalization)
+                                  normalization=settings.normalization, compile_check=settings.compile_check)
     texts = {"prediction": data.predictions, "reference": data.references, "source": data.sources}
 
     def score(fmt: str, count: int | None = None):

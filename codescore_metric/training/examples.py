@@ -110,7 +110,8 @@ class FormatBatches:
     def task_batches(self, batch_size: int, group_size: int, rng: random.Random) -> list[list[int]]:
         """Index batches of ``batch_size // group_size`` tasks with ``group_size`` candidates each, so that a
         within-task objective has pairs to compare. A task's candidates are shuffled and cut into groups
-        (the last one may be smaller, a lone candidate joins the group before it); groups are shuffled."""
+        (the last one may be smaller, a lone candidate joins the group before it); groups of similar length
+        are batched together and the batches shuffled."""
         if self.task_ids is None:
             raise ValueError("task-grouped batches need a task_id on every training row")
         if not 2 <= group_size <= batch_size:
@@ -129,8 +130,16 @@ class FormatBatches:
             groups += task_groups
         rng.shuffle(groups)
         per_batch = batch_size // group_size
-        return [[index for group in groups[start:start + per_batch] for index in group]
-                for start in range(0, len(groups), per_batch)]
+        window = per_batch * 50  # groups of similar length share a batch (less padding), as in `batches`
+        batches = []
+        for start in range(0, len(groups), window):
+            chunk = sorted(groups[start:start + window], key=lambda group: max(self._length(i) for i in group))
+            batches += [[index for group in chunk[k:k + per_batch] for index in group] for k in range(0, len(chunk), per_batch)]
+        rng.shuffle(batches)
+        return batches
+
+    def _length(self, index: int) -> int:
+        return max(len(self.encoded[fmt][index].input_ids) for fmt in self.formats)
 
     def group_ids(self, indices: list[int]) -> torch.Tensor:
         """One integer per example naming its task within the batch (for the ranking loss)."""

@@ -1,0 +1,57 @@
+"""Scores of the hand-written behaviour cases (`codescore_metric/behaviour.py`) under one checkpoint.
+
+Prints a task x variant table of CodeScores and the four behaviour properties with their targets
+(a verbatim copy scores high, correct beats wrong, renaming changes little, syntax errors score
+low), for eyeballing before a model is called done.
+
+    python benchmarks/behaviour.py                                  # the embedded default model, Ref&NL
+    python benchmarks/behaviour.py --checkpoint PATH --format ref --markdown behaviour.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from codescore_metric import CodeScorer  # noqa: E402
+from codescore_metric.behaviour import TARGETS, behaviour_report, counts_as_correct, meets_target  # noqa: E402
+from codescore_metric.formats import InputFormat  # noqa: E402
+
+
+def render(report: dict) -> str:
+    """The report as markdown: one row per task, then the summary properties."""
+    variants = list(dict.fromkeys(variant for by_variant in report["scores"].values() for variant in by_variant))
+    losing = [pair[0] for pair in report["losing_pairs"]]
+    lines = [f"`{report['signature']}`", "",
+             "| task | " + " | ".join(variants) + " | correct > wrong |",
+             "|---" * (len(variants) + 2) + "|"]
+    for task_id, by_variant in report["scores"].items():
+        pairs = sum(map(counts_as_correct, by_variant)) * sum(variant.startswith("wrong_") for variant in by_variant)
+        cells = [f"{by_variant[variant]:.3f}" if variant in by_variant else "" for variant in variants]
+        lines.append(f"| {task_id} | " + " | ".join(cells) + f" | {pairs - losing.count(task_id)}/{pairs} |")
+    lines += ["", "| property | value | target | met |", "|---|---|---|---|",
+              f"| copy_min | {report['copy_min']:.3f} | | |"]
+    for name, (comparison, bar) in TARGETS.items():
+        lines.append(f"| {name} | {report[name]:.3f} | {comparison} {bar:g} | {'yes' if meets_target(report, name) else 'NO'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--checkpoint", help="a model folder, Hub id or authors' .ckpt (default: the embedded model)")
+    parser.add_argument("--format", default="ref_nl", choices=[fmt.value for fmt in InputFormat])
+    parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    args = parser.parse_args()
+    text = render(behaviour_report(CodeScorer(args.checkpoint), args.format))
+    print(text, end="")
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(text)
+        print(f"wrote {args.markdown}")
+
+
+if __name__ == "__main__":
+    main()

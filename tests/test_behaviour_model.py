@@ -1,0 +1,61 @@
+"""The shipped (embedded default) model on the hand-written behaviour cases, Ref&NL, default scorer settings.
+
+These are the bar a model must clear before it ships (`codescore_metric.behaviour.TARGETS`);
+`python benchmarks/behaviour.py` prints every score behind them.
+"""
+
+import pytest
+
+from codescore_metric import CodeScorer
+from codescore_metric.behaviour import TARGETS, behaviour_report
+from codescore_metric.checkpoints import CHECKPOINT_ENV
+
+
+@pytest.fixture(scope="module")
+def report():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(CHECKPOINT_ENV, raising=False)  # the embedded default, not an override
+        return behaviour_report(CodeScorer(), "ref_nl")
+
+
+def _bar(name: str) -> float:
+    return TARGETS[name][1]
+
+
+def _target(name: str) -> str:
+    comparison, bar = TARGETS[name]
+    return f"{comparison} {bar:g}"
+
+
+def _lowest(report, variant: str, count: int = 5) -> str:
+    scores = sorted((by_variant[variant], task_id) for task_id, by_variant in report["scores"].items())
+    return ", ".join(f"{task_id}/{variant} {score:.3f}" for score, task_id in scores[:count])
+
+
+def test_a_copy_of_the_reference_scores_high(report):
+    assert report["copy_mean"] >= _bar("copy_mean"), (
+        f"copy of the reference: mean {report['copy_mean']:.3f} (target {_target('copy_mean')}), "
+        f"min {report['copy_min']:.3f}; lowest: {_lowest(report, 'reference')}")
+
+
+def test_correct_variants_beat_wrong_ones(report):
+    losing = "\n".join(f"{task_id}: {good} {good_score:.3f} <= {bad} {bad_score:.3f}"
+                       for task_id, good, bad, good_score, bad_score in report["losing_pairs"])
+    assert report["correct_over_wrong"] >= _bar("correct_over_wrong"), (
+        f"correct > wrong in a share {report['correct_over_wrong']:.3f} of pairs (target {_target('correct_over_wrong')}); "
+        f"pairs where it does not:\n{losing}")
+
+
+def test_renaming_variables_barely_moves_the_score(report):
+    shifts = sorted(((abs(scores["renamed"] - scores["reference"]), task_id) for task_id, scores in report["scores"].items()),
+                    reverse=True)
+    largest = ", ".join(f"{task_id} {shift:.3f}" for shift, task_id in shifts[:5])
+    assert report["rename_shift_mean"] < _bar("rename_shift_mean"), (
+        f"mean |renamed - copy| {report['rename_shift_mean']:.3f} (target {_target('rename_shift_mean')}); largest: {largest}")
+
+
+def test_every_syntax_error_scores_low(report):
+    high = ", ".join(f"{task_id}/syntax_error {scores['syntax_error']:.3f}" for task_id, scores in report["scores"].items()
+                     if scores["syntax_error"] >= _bar("syntax_error_max"))
+    assert report["syntax_error_max"] < _bar("syntax_error_max"), (
+        f"a syntax error must score {_target('syntax_error_max')}; these do not: {high}")
