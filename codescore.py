@@ -40,15 +40,16 @@ Returns:
     codescore, executability, passability (float): means over the samples, each in [0, 1].
     exact_match, bleu, codebleu (float): when references are given (corpus BLEU / CodeBLEU, 0-1).
     num_truncated (int): samples cut to the model's maximum input length.
-    signature (str): model, revision, format, normalisation, dtype and compile check, for reproducibility.
+    signature (str): model, revision, format, normalisation, dtype and static checks, for reproducibility.
     <name>_per_sample (list of float) and truncated (list of dict): unless return_per_sample=False.
 Init kwargs (through `evaluate.load`):
     checkpoint: local model directory, Hub repo id, "dz1/CodeScore" or an authors' .ckpt file;
         None = the model embedded in the package. model_revision: Hub revision (commit sha) of
         the checkpoint. device, dtype, batch_size, normalization ("sample" or "batch"),
         local_files_only, encoder (backbone config + tokenizer for an authors' .ckpt),
-        compile_check (a prediction that does not compile as a Python module scores 0 without the
-        model; None = on, except for the authors' model or normalization "batch").
+        static_checks (a prediction that does not compile as a Python module, or that defines none
+        of the reference's top-level functions, scores 0 without the model; None = on, except for
+        the authors' model or normalization "batch").
 Examples:
     >>> import evaluate
     >>> codescore = evaluate.load("codescore.py", "ref_nl", checkpoint=checkpoint)
@@ -83,7 +84,7 @@ class CodeScore(evaluate.Metric):
         normalization=None,
         local_files_only=None,
         encoder=None,
-        compile_check=None,
+        static_checks=None,
         **kwargs,
     ):
         self._scorer_args = dict(
@@ -94,7 +95,7 @@ class CodeScore(evaluate.Metric):
             normalization=normalization,
             local_files_only=local_files_only,
             encoder=encoder,
-            compile_check=compile_check,
+            static_checks=static_checks,
         )
         self._batch_size = batch_size
         self._scorer = None

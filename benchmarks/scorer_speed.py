@@ -92,9 +92,9 @@ def measure(model_dir: str, dtype: str, tokens: int, batch_size: int, samples: i
 
     scorer = CodeScorer(model_dir, device="cpu", dtype=dtype)
     predictions, references = make_inputs(scorer.tokenizer, tokens, samples)
-    scorer.score(predictions[:batch_size], references[:batch_size], batch_size=batch_size)  # warm-up
+    scorer.score(predictions[:batch_size], references=references[:batch_size], batch_size=batch_size)  # warm-up
     start = time.perf_counter()
-    result = scorer.score(predictions, references, batch_size=batch_size)
+    result = scorer.score(predictions, references=references, batch_size=batch_size)
     elapsed = time.perf_counter() - start
     lengths = [len(s.input_ids) for s in scorer.encoder.encode({"prediction": predictions, "reference": references})]
     queue.put({"samples_per_s": samples / elapsed, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

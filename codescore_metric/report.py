@@ -99,8 +99,22 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def reading(codescore: float, executability: float, passability: float, truncated: dict | None = None) -> str:
-    """A short plain-language reading of one sample's (or one mean's) three scores."""
+CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 without the model
+    "empty": "No code: an empty prediction scores 0 (not estimated).",
+    "syntax_error": "Certainly fails: the code does not compile as Python, so it cannot run (scored 0, not estimated).",
+    "missing_definition": ("Certainly fails: the code defines none of the functions the reference defines, so tests "
+                           "written for the reference cannot pass (scored 0, not estimated)."),
+}
+
+
+def reading(codescore: float, executability: float, passability: float, truncated: dict | None = None,
+            certain: str | None = None) -> str:
+    """A short plain-language reading of one sample's (or one mean's) three scores; ``certain`` (a
+    ``ScoreResult.certain`` reason) replaces it with why the sample scored 0 without the model."""
+    if certain is not None:
+        if certain not in CERTAIN_READINGS:
+            raise ValueError(f"certain must be one of {sorted(CERTAIN_READINGS)} or None, got {certain!r}")
+        return CERTAIN_READINGS[certain]
     for name, value in (("codescore", codescore), ("executability", executability), ("passability", passability)):
         if not isinstance(value, (int, float)) or math.isnan(value) or not 0.0 <= value <= 1.0:
             raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
@@ -168,7 +182,7 @@ def score_single(
     out = {key: full[f"{key}_per_sample"][0] for key in SCORE_KEYS}
     out["bleu"] = full["bleu_per_sample"][0] if has_ref else None
     out["codebleu"] = full["codebleu_per_sample"][0] if has_ref else None
-    out["reading"] = reading(*(out[key] for key in SCORE_KEYS), truncated=full["truncated"][0])
+    out["reading"] = reading(*(out[key] for key in SCORE_KEYS), truncated=full["truncated"][0], certain=result.certain[0])
     out["signature"] = full["signature"]
     return out
 

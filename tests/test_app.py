@@ -42,6 +42,14 @@ def test_reading_mentions_truncation_and_rejects_bad_numbers():
         report.reading(float("nan"), 0.5, 0.5)
 
 
+def test_reading_says_when_a_zero_was_certain_not_estimated(scorer):
+    assert report.reading(0.0, 0.0, 0.0, certain="syntax_error").startswith("Certainly fails: the code does not compile")
+    with pytest.raises(ValueError, match="certain must be one of"):
+        report.reading(0.0, 0.0, 0.0, certain="unknown")
+    out = report.score_single(scorer, "def f(:\n", "def f(x):\n    return x\n", "Return x.", "ref_nl")
+    assert out["codescore"] == 0.0 and "not estimated" in out["reading"]
+
+
 def test_score_single_matches_scorer_and_baselines(scorer):
     out = report.score_single(scorer, GEN, REF, TASK, "ref_nl")
     direct = scorer.score([GEN], references=[REF], sources=[TASK], input_format="ref_nl")

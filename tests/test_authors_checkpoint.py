@@ -101,32 +101,32 @@ def expected_scores(state, tokenizer, predictions, references, sources, batch_si
 def test_authors_checkpoint_scores_match_the_spelled_out_forward(authors_files):
     path, encoder_dir, state = authors_files
     scorer = CodeScorer(path, encoder=encoder_dir)
-    result = scorer.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=4)
+    result = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=4)
     expected = expected_scores(state, scorer.tokenizer, PREDICTIONS, REFERENCES, SOURCES, batch_size=4)
     got = np.array([result.codescore, result.executability, result.passability]).T
     nonempty = [i for i, p in enumerate(PREDICTIONS) if p]
     np.testing.assert_allclose(got[nonempty], expected[nonempty], atol=1e-5)
     assert result.input_format == "ref_nl"  # from the checkpoint's input_segments
-    assert "profile:reference" in result.signature and "norm:batch" in result.signature and "compile:off" in result.signature
+    assert "profile:reference" in result.signature and "norm:batch" in result.signature and "static:off" in result.signature
     assert result.codescore[PREDICTIONS.index("")] == 0.0
 
 
 def test_batch_statistics_make_scores_depend_on_the_batch(authors_files):
     path, encoder_dir, _ = authors_files
     scorer = CodeScorer(path, encoder=encoder_dir)
-    together = scorer.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=6).codescore
-    apart = scorer.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=1).codescore
+    together = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=6).codescore
+    apart = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=1).codescore
     assert max(abs(a - b) for a, b in zip(together, apart)) > 1e-4
     per_sample = CodeScorer(path, encoder=encoder_dir, normalization="sample")
-    assert per_sample.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=6).codescore == pytest.approx(
-        per_sample.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=1).codescore, abs=1e-5)
+    assert per_sample.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=6).codescore == pytest.approx(
+        per_sample.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=1).codescore, abs=1e-5)
 
 
 def test_word_level_tags_are_deleted_like_padding(authors_files):
     path, encoder_dir, _ = authors_files
     scorer = CodeScorer(path, encoder=encoder_dir, normalization="sample")
-    tagged = scorer.score(["def add(a, b):<v> return</v> a + b"], ["x"], ["y"]).codescore
-    plain = scorer.score(["def add(a, b): return a + b"], ["x"], ["y"]).codescore
+    tagged = scorer.score(["def add(a, b):<v> return</v> a + b"], references=["x"], sources=["y"]).codescore
+    plain = scorer.score(["def add(a, b): return a + b"], references=["x"], sources=["y"]).codescore
     assert tagged == pytest.approx(plain, abs=1e-6)
 
 
@@ -135,7 +135,7 @@ def test_convert_writes_a_folder_that_scores_identically(authors_files, tmp_path
     assert cli_main(["convert", str(path), str(tmp_path / "converted"), "--encoder", str(encoder_dir)]) == 0
     converted = CodeScorer(tmp_path / "converted")
     original = CodeScorer(path, encoder=encoder_dir)
-    assert converted.score(PREDICTIONS, REFERENCES, SOURCES).codescore == original.score(PREDICTIONS, REFERENCES, SOURCES).codescore
+    assert converted.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore == original.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore
     assert converted.signature("ref") == original.signature("ref")
 
 

@@ -46,7 +46,7 @@ def test_hub_repo_loads_from_the_local_cache_with_its_commit(hub_cache, model_di
     pinned = CodeScorer("org/codescore-tiny", revision=SHA, local_files_only=True)
     assert f"model:org/codescore-tiny@{SHA}" in pinned.signature("ref")
     local = CodeScorer(model_dir)
-    assert pinned.score(["x = 1"], ["y = 2"]).codescore == local.score(["x = 1"], ["y = 2"]).codescore
+    assert pinned.score(["x = 1"], references=["y = 2"]).codescore == local.score(["x = 1"], references=["y = 2"]).codescore
 
 
 def test_hf_hub_offline_is_honoured_without_an_argument(hub_cache, model_dir, monkeypatch):

@@ -45,11 +45,11 @@ def test_code_that_does_not_compile_scores_zero_unless_switched_off(tmp_path, mo
     assert "0 empty, 1 not compiling" in capsys.readouterr().err
     on = json.loads((tmp_path / "on.jsonl").read_text())
     assert (on["codescore"], on["executability"], on["passability"], on["certain"]) == (0.0, 0.0, 0.0, "syntax_error")
-    assert main([*args, str(tmp_path / "off.jsonl"), "--no-compile-check"]) == 0
+    assert main([*args, str(tmp_path / "off.jsonl"), "--no-static-checks"]) == 0
     off = json.loads((tmp_path / "off.jsonl").read_text())
     assert 0 < off["codescore"] < 1 and "certain" not in off
     err = capsys.readouterr().err
-    assert "|compile:off" in err and "not compiling" not in err
+    assert "|static:off" in err and "not compiling" not in err
 
 
 def test_custom_field_names_and_format(tmp_path, model_dir, capsys):
@@ -71,6 +71,16 @@ def test_bad_rows_are_reported_with_line_numbers_and_nothing_is_written(tmp_path
     assert f"{source}:3: field 'generated_code' is int" in err
     assert f"{source}:4: expected a JSON object" in err
     assert not output.exists()
+
+
+def test_bad_rows_are_counted_as_rows_and_an_empty_file_is_an_error(tmp_path, model_dir, capsys):
+    source = write(tmp_path / "in.jsonl", [{"generated_code": 3, "golden_code": 4, "source": "y"}])
+    assert main(["score", str(source), "-o", str(tmp_path / "o.jsonl"), "--checkpoint", str(model_dir), "--format", "ref_nl"]) == 2
+    assert "1 bad row(s) (2 problem(s))" in capsys.readouterr().err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert main(["score", str(empty), "-o", str(tmp_path / "o.jsonl"), "--checkpoint", str(model_dir)]) == 2
+    assert "holds no rows" in capsys.readouterr().err and not (tmp_path / "o.jsonl").exists()
 
 
 def test_missing_checkpoint_is_a_clean_error(tmp_path, capsys):

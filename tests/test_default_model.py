@@ -26,7 +26,7 @@ def test_scorer_without_arguments_uses_the_default(monkeypatch):
     scorer = CodeScorer()
     config = json.loads((DEFAULT_MODEL_DIR / "config.json").read_text())
     assert scorer.model_id == config["provenance"]["model_id"]
-    result = scorer.score([CORRECT, BROKEN], [CORRECT, CORRECT], ["Add two numbers."] * 2)
+    result = scorer.score([CORRECT, BROKEN], references=[CORRECT, CORRECT], sources=["Add two numbers."] * 2)
     assert all(0 <= value <= 1 for value in result.codescore + result.executability + result.passability)
 
 
@@ -44,7 +44,7 @@ def test_metric_without_checkpoint_uses_the_default(monkeypatch):
     monkeypatch.delenv("CODESCORE_CHECKPOINT", raising=False)
     metric = evaluate.load(str(ROOT / "codescore.py"), "ref_nl")
     result = metric.compute(predictions=[CORRECT], references=[CORRECT], sources=["Add two numbers."], codebleu=False)
-    expected = CodeScorer().score([CORRECT], [CORRECT], ["Add two numbers."])
+    expected = CodeScorer().score([CORRECT], references=[CORRECT], sources=["Add two numbers."])
     assert result["codescore"] == pytest.approx(expected.codescore[0])
     assert result["signature"] == expected.signature
 
@@ -62,4 +62,4 @@ def test_app_default_choice_is_the_embedded_model(monkeypatch):
                                                             "Embedded default model", api_name="/score")
     finally:
         demo.close()
-    assert codescore == pytest.approx(CodeScorer().score([CORRECT], [CORRECT], ["Add two numbers."]).codescore[0], abs=1e-4)
+    assert codescore == pytest.approx(CodeScorer().score([CORRECT], references=[CORRECT], sources=["Add two numbers."]).codescore[0], abs=1e-4)

@@ -40,7 +40,7 @@ def test_label_writes_labels(tmp_path, capsys):
     source = write_jsonl(tmp_path / "in.jsonl", generic_rows())
     assert cli(label, ["label", str(source), "-o", str(tmp_path / "out.jsonl"), "--pass-at-k", "1,2"]) == 0
     out = read_jsonl(tmp_path / "out.jsonl")
-    assert [(r["score"], r["passed"], r["pass@1"]) for r in out] == [(1.0, 1, 1), (0.5, 1, 0), (0.0, 0, 0), (1.0, 1, 1)]
+    assert [(r["pass_ratio"], r["executable"], r["all_pass"]) for r in out] == [(1.0, 1, 1), (0.5, 1, 0), (0.0, 0, 0), (1.0, 1, 1)]
     assert out[2]["outcomes"] == {"error": 2} and out[2]["first_error"].startswith("error: ValueError")
     printed = capsys.readouterr().out
     assert "pass@1 = 0.5000 over 2 task(s)" in printed and "pass@2 = 1.0000" in printed
@@ -54,11 +54,11 @@ def test_label_resumes_after_partial_output(tmp_path, capsys):
     cli(label, ["label", str(source), "-o", str(out)])
     full = out.read_text().splitlines(keepends=True)
     sentinel = json.loads(full[0])
-    sentinel["score"] = 0.123  # a row that is skipped keeps its (here: marked) labels
+    sentinel["pass_ratio"] = 0.123  # a row that is skipped keeps its (here: marked) labels
     out.write_text(json.dumps(sentinel) + "\n" + full[1] + full[2][:15])  # a torn third line
     cli(label, ["label", str(source), "-o", str(out)])
     rows = read_jsonl(out)
-    assert len(rows) == 4 and rows[0]["score"] == 0.123 and rows[2]["passed"] == 0
+    assert len(rows) == 4 and rows[0]["pass_ratio"] == 0.123 and rows[2]["executable"] == 0
     assert "resuming: 2 of 4" in capsys.readouterr().err
 
 
@@ -85,7 +85,7 @@ def test_label_with_humaneval_tasks_and_completions(tmp_path):
         {"task_id": "Toy/0", "completion": "    return x * x\n"},
         {"task_id": "Toy/0", "generated_code": "def double(x):\n    return x + x\nprint(double(1))\n"}])
     cli(label, ["label", str(samples), "-o", str(tmp_path / "o.jsonl"), "--tasks", str(tasks)])
-    assert [r["score"] for r in read_jsonl(tmp_path / "o.jsonl")] == [1.0, pytest.approx(2 / 3), 1.0]
+    assert [r["pass_ratio"] for r in read_jsonl(tmp_path / "o.jsonl")] == [1.0, pytest.approx(2 / 3), 1.0]
     bad = write_jsonl(tmp_path / "b.jsonl", [{"task_id": "Nope/1", "completion": ""}])
     with pytest.raises(ValueError, match="b.jsonl:1: field 'task_id' is 'Nope/1'"):
         cli(label, ["label", str(bad), "-o", str(tmp_path / "o2.jsonl"), "--tasks", str(tasks)])

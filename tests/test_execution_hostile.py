@@ -17,19 +17,29 @@ PROGRAM = "def f(x):\n    return 2 * x\n"
 def run_hostile(hostile_test: str, program: str = PROGRAM):
     """Run a hostile test between two good ones, in a process per test and in one shared process:
     the good ones must still pass, and both ways must give the hostile one the same label."""
-    before = _own_session_processes()
+    before = _harnesses_in_this_session()
     verdicts = []
     for shared in (False, True):
         result = run_program(Job(program, [GOOD_TEST, hostile_test, GOOD_TEST]), FAST, shared_process=shared)
         assert result.tests[0].status == "passed" and result.tests[2].status == "passed", result
-        assert _own_session_processes() == before
+        assert _harnesses_in_this_session() == before
         verdicts.append(result.tests[1])
     assert verdicts[0].status == verdicts[1].status, verdicts
     return verdicts[0]
 
 
-def _own_session_processes():
-    return sorted(_session_members(os.getsid(0)))
+def _harnesses_in_this_session():
+    """Sandbox processes (the harness's command line) left in pytest's own session: other processes
+    that happen to share the session (a progress bar's thread, a test server) do not count."""
+    return sorted(pid for pid in _session_members(os.getsid(0)) if _is_harness(pid))
+
+
+def _is_harness(pid) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"execution/harness.py" in handle.read()
+    except OSError:
+        return False
 
 
 def _stat(pid):
@@ -43,10 +53,9 @@ def _no_strays_from_sandboxes():
     the machine at the same time keep their harness alive, so they do not count."""
     strays = []
     for name in filter(str.isdigit, os.listdir("/proc")):
+        if not _is_harness(name):
+            continue
         try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                if b"execution/harness.py" not in handle.read():
-                    continue
             state, session = _stat(name)[0], int(_stat(name)[3])
             if state != b"Z" and (not os.path.exists(f"/proc/{session}") or _stat(session)[0] == b"Z"):
                 strays.append(int(name))

@@ -48,8 +48,8 @@ def test_mean_pass_at_k_needs_enough_samples():
 
 
 def test_labels_of_a_program():
-    assert labels(result("passed", "failed", "passed", "passed")) == {"score": 0.75, "passed": 1, "pass@1": 0}
-    assert labels(result("passed", "passed")) == {"score": 1.0, "passed": 1, "pass@1": 1}
+    assert labels(result("passed", "failed", "passed", "passed")) == {"pass_ratio": 0.75, "executable": 1, "all_pass": 0}
+    assert labels(result("passed", "passed")) == {"pass_ratio": 1.0, "executable": 1, "all_pass": 1}
     for bad in ("error", "timeout", "crashed"):
         assert executable(result("passed", bad)) is False
     assert executable(result("error", "error", load="error")) is False

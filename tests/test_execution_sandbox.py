@@ -122,3 +122,15 @@ def test_execution_package_does_not_import_torch():
             "codescore_metric.execution.labels, codescore_metric.cli.label, codescore_metric.cli.extend_tests\n"
             "assert 'torch' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_sandbox_refuses_to_run_outside_linux(monkeypatch):
+    import sys
+
+    import pytest
+
+    from codescore_metric.execution.sandbox import SandboxError, require_linux
+
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.raises(SandboxError, match="needs Linux"):
+        require_linux()

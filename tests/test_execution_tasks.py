@@ -50,7 +50,7 @@ def test_humaneval_task_original_and_et(tmp_path):
     assert extended.tests == ("assert double(5) == 10",) and extended.setup == ""
     results = list(run_many([original.job(original.reference), extended.job(extended.reference),
                              original.job(original.candidate_program("    return x\n", completion=True))]))
-    assert [labels(r)["pass@1"] for r in results] == [1, 1, 0]
+    assert [labels(r)["all_pass"] for r in results] == [1, 1, 0]
 
 
 def test_mbpp_and_generic_tasks(tmp_path):
@@ -60,7 +60,7 @@ def test_mbpp_and_generic_tasks(tmp_path):
         "test_list": ["assert size(root) == 1"], "challenge_test_list": []}])
     task = load_tasks(mbpp)["7"]
     assert (task.kind, task.entry_point, task.setup) == ("mbpp", "size", "root = Node(1)")
-    assert labels(next(run_many([task.job(task.reference)])))["pass@1"] == 1
+    assert labels(next(run_many([task.job(task.reference)])))["all_pass"] == 1
     generic = write_jsonl(tmp_path / "g.jsonl", [{"task_id": "a", "program": "def f():\n    return 1\n",
                                                   "tests": ["assert f() == 1"]}])
     assert load_tasks(generic)["a"].entry_point == "f"
@@ -112,7 +112,7 @@ def test_humaneval_et_canonical_solutions_pass_and_empty_bodies_fail():
     jobs = [task.job(task.reference) for task in subset] + [task.job(task.prompt + "    pass\n") for task in subset]
     results = [labels(r) for r in run_many(jobs, Limits(test_timeout=3.0))]
     canonical, empty = results[: len(subset)], results[len(subset):]
-    imperfect = {task.task_id for task, label in zip(subset, canonical) if label != {"score": 1.0, "passed": 1, "pass@1": 1}}
+    imperfect = {task.task_id for task, label in zip(subset, canonical) if label != {"pass_ratio": 1.0, "executable": 1, "all_pass": 1}}
     assert imperfect == ET_BROKEN & set(ET_SUBSET)
-    assert all(label["pass@1"] == 0 for label in empty)
+    assert all(label["all_pass"] == 0 for label in empty)
     assert sum(label["score"] == 0.0 for label in empty) >= len(subset) - 2

@@ -209,8 +209,8 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
     results = json.loads(out_json.read_text())
     metrics = {m["name"]: m for m in results["metrics"]}
     pass_ratio = [row["pass_ratio"] for row in rows]
-    scored = CodeScorer(tiny_model_dir).score([r["generated_code"] for r in rows], [r["golden_code"] for r in rows],
-                                         [r["source"] for r in rows], input_format="ref_nl")
+    scored = CodeScorer(tiny_model_dir).score([r["generated_code"] for r in rows], references=[r["golden_code"] for r in rows],
+                                         sources=[r["source"] for r in rows], input_format="ref_nl")
     expected = correlations(scored.codescore, pass_ratio)
     for key in ("value", "tau", "spearman", "pearson", "mae"):
         assert metrics["CodeScore (Ref&NL)"][key] == pytest.approx(expected[key])
@@ -370,3 +370,31 @@ def test_cli_group_field_flag(tmp_path, capsys):
     assert [g["group"] for g in results["by_group"]["groups"]] == ["a", "b", "(none)"]
     assert main(["meta-eval", str(source), "--no-codescore", "--extra-metric", "m", "--group-field", ""]) == 0
     assert "by model" not in capsys.readouterr().out
+
+
+def test_label_output_and_the_authors_names_are_read_without_renaming_flags(tmp_path):
+    from codescore_metric.metaeval.runner import load_labelled
+
+    ours = tmp_path / "ours.jsonl"
+    ours.write_text('{"generated_code": "x", "pass_ratio": 0.5, "executable": 1, "all_pass": 0}\n'
+                    '{"generated_code": "y", "pass_ratio": 1.0, "executable": 1, "all_pass": 1}\n')
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_text('{"generated_code": "x", "score": 0.5, "passed": 1, "pass@1": 0}\n'
+                      '{"generated_code": "y", "score": 1.0, "passed": 1, "pass@1": 1}\n')
+    for path in (ours, theirs):
+        data = load_labelled(path)
+        assert data.pass_ratio.tolist() == [0.5, 1.0] and data.all_pass.tolist() == [0.0, 1.0]
+        assert data.executable.tolist() == [1.0, 1.0]
+
+
+def test_codescore_label_output_chains_into_meta_eval_with_no_flags(tmp_path, capsys):
+    from codescore_metric.cli import main
+
+    rows = [{"task_id": "t", "program": "def f(x):\n    return x + 1\n", "tests": ["assert f(1) == 2", "assert f(2) == 3"]},
+            {"task_id": "t", "program": "def f(x):\n    return x\n", "tests": ["assert f(1) == 2", "assert f(2) == 2"]}]
+    source = tmp_path / "programs.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert main(["label", str(source), "-o", str(tmp_path / "labelled.jsonl")]) == 0
+    assert main(["meta-eval", str(tmp_path / "labelled.jsonl"), "--no-codebleu", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "0.75" in printed  # mean PassRatio of the two programs (1.0 and 0.5), read from label's own field names

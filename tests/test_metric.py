@@ -120,9 +120,9 @@ def test_compute_kwargs_switch_baselines_off(tiny_model_dir):
 
 
 def test_init_kwargs_reach_the_scorer(tiny_model_dir):
-    metric = load("ref", tiny_model_dir, device="cpu", dtype="bfloat16", batch_size=2, compile_check=False)
+    metric = load("ref", tiny_model_dir, device="cpu", dtype="bfloat16", batch_size=2, static_checks=False)
     result = metric.compute(predictions=PREDS, references=REFS, return_per_sample=False)
-    assert "dtype:bf16" in result["signature"] and result["signature"].endswith("|compile:off")
+    assert "dtype:bf16" in result["signature"] and result["signature"].endswith("|static:off")
     assert metric._batch_size == 2 and str(metric._scorer.device) == "cpu"
 
 

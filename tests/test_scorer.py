@@ -25,8 +25,8 @@ def scorer(model_dir):
 
 
 def test_scores_are_probabilities_in_input_order(scorer):
-    result = scorer.score(PREDICTIONS, REFERENCES, SOURCES, batch_size=2)
-    one_by_one = [scorer.score([p], [r], [s]).codescore[0] for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
+    result = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=2)
+    one_by_one = [scorer.score([p], references=[r], sources=[s]).codescore[0] for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
     assert result.codescore == pytest.approx(one_by_one, abs=1e-5)
     assert len(set(np.round(result.codescore, 6))) == len(PREDICTIONS)  # the inputs really differ
     for name in ("codescore", "executability", "passability"):
@@ -34,32 +34,32 @@ def test_scores_are_probabilities_in_input_order(scorer):
 
 
 def test_sample_mode_is_independent_of_batch_size_and_company(scorer):
-    base = scorer.score(PREDICTIONS, REFERENCES, batch_size=32).codescore
+    base = scorer.score(PREDICTIONS, references=REFERENCES, batch_size=32).codescore
     for batch_size in (1, 2, 3):
-        assert scorer.score(PREDICTIONS, REFERENCES, batch_size=batch_size).codescore == pytest.approx(base, abs=1e-5)
+        assert scorer.score(PREDICTIONS, references=REFERENCES, batch_size=batch_size).codescore == pytest.approx(base, abs=1e-5)
     shuffled = [4, 2, 0, 3, 1]
-    again = scorer.score([PREDICTIONS[i] for i in shuffled], [REFERENCES[i] for i in shuffled]).codescore
+    again = scorer.score([PREDICTIONS[i] for i in shuffled], references=[REFERENCES[i] for i in shuffled]).codescore
     assert again == pytest.approx([base[i] for i in shuffled], abs=1e-5)
 
 
 def test_formats_read_different_fields(scorer):
     ref = scorer.score(PREDICTIONS, references=REFERENCES)
     nl = scorer.score(PREDICTIONS, sources=SOURCES)
-    both = scorer.score(PREDICTIONS, REFERENCES, SOURCES)
+    both = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert (ref.input_format, nl.input_format, both.input_format) == ("ref", "nl", "ref_nl")
     assert ref.codescore != nl.codescore != both.codescore
     assert "fmt:nl" in nl.signature
 
 
 def test_empty_prediction_scores_zero_and_blank_reference_is_fine(scorer):
-    result = scorer.score(["", "   \n", "x = 1"], ["a", "b", ""])
+    result = scorer.score(["", "   \n", "x = 1"], references=["a", "b", ""])
     assert result.codescore[:2] == [0.0, 0.0] and result.passability[:2] == [0.0, 0.0]
     assert result.certain == ["empty", "empty", None]
     assert 0 < result.codescore[2] < 1
 
 
 def test_truncation_is_reported_per_field(scorer):
-    result = scorer.score(["x = 1 + 2\n" * 100, "y = 2"], ["z = 3", "w = 4"])
+    result = scorer.score(["x = 1 + 2\n" * 100, "y = 2"], references=["z = 3", "w = 4"])
     assert result.truncated[0]["prediction"] > 0 and "reference" not in result.truncated[0]
     assert result.truncated[1] == {}
     assert result.records()[0]["truncated"] == result.truncated[0]
@@ -85,7 +85,7 @@ def test_bad_input_is_named(scorer, kwargs, message):
 
 
 def test_format_spellings(scorer):
-    assert scorer.score(["a"], ["b"], ["c"], input_format="Ref&NL").input_format == "ref_nl"
+    assert scorer.score(["a"], references=["b"], sources=["c"], input_format="Ref&NL").input_format == "ref_nl"
     assert scorer.score(["a"], sources=["c"], input_format="nl-only").input_format == "nl"
 
 
@@ -98,8 +98,8 @@ def test_models_are_cached_per_process(model_dir):
 
 
 def test_bf16_is_close_to_fp32(model_dir):
-    fp32 = CodeScorer(model_dir).score(PREDICTIONS, REFERENCES, SOURCES)
-    bf16 = CodeScorer(model_dir, dtype="bf16").score(PREDICTIONS, REFERENCES, SOURCES)
+    fp32 = CodeScorer(model_dir).score(PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    bf16 = CodeScorer(model_dir, dtype="bf16").score(PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert "dtype:bf16" in bf16.signature
     assert np.max(np.abs(np.array(fp32.codescore) - np.array(bf16.codescore))) < 0.02
 
@@ -108,7 +108,7 @@ def test_signature_names_version_model_and_settings(scorer, model_dir):
     from codescore_metric import __version__
 
     assert scorer.signature("ref") == (
-        f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32|compile:on"
+        f"codescore|v:{__version__}|model:{model_dir.name}@local|fmt:ref|profile:clean|len:64|norm:sample|dtype:fp32|static:on"
     )
 
 
@@ -122,14 +122,14 @@ def test_a_model_that_strips_comments_ignores_them_and_says_so(tmp_path):
     scorer = CodeScorer(tmp_path)
     commented = ['def add(a, b):\n    """Add."""\n    # sum\n    return a + b  # done\n']
     plain = ["def add(a, b):\n    return a + b\n"]
-    assert scorer.score(commented, commented).codescore == pytest.approx(scorer.score(plain, plain).codescore, abs=1e-6)
+    assert scorer.score(commented, references=commented).codescore == pytest.approx(scorer.score(plain, references=plain).codescore, abs=1e-6)
     assert "|profile:clean+nocomments|" in scorer.signature("ref")
     assert CodeScorer(tmp_path).config.strip_code_comments  # kept through save and load
 
 
 def test_out_of_memory_halves_the_batch(model_dir, monkeypatch):
     scorer = CodeScorer(model_dir)
-    expected = scorer.score(PREDICTIONS, REFERENCES).codescore
+    expected = scorer.score(PREDICTIONS, references=REFERENCES).codescore
     forward = type(scorer.model).forward
     sizes = []
 
@@ -140,10 +140,10 @@ def test_out_of_memory_halves_the_batch(model_dir, monkeypatch):
         return forward(self, input_ids, *args, **kwargs)
 
     monkeypatch.setattr(type(scorer.model), "forward", small_memory)
-    assert scorer.score(PREDICTIONS, REFERENCES, batch_size=5).codescore == pytest.approx(expected, abs=1e-5)
+    assert scorer.score(PREDICTIONS, references=REFERENCES, batch_size=5).codescore == pytest.approx(expected, abs=1e-5)
     assert sizes == [5, 2, 2, 1]  # 5 fails; then at most 2 per forward for the rest of the call
     sizes.clear()
-    assert scorer.score(PREDICTIONS * 2, REFERENCES * 2, batch_size=4).codescore == pytest.approx(expected * 2, abs=1e-5)
+    assert scorer.score(PREDICTIONS * 2, references=REFERENCES * 2, batch_size=4).codescore == pytest.approx(expected * 2, abs=1e-5)
     assert sizes == [4, 2, 2, 2, 2, 2]
 
 
@@ -155,7 +155,7 @@ def test_other_runtime_errors_are_not_retried(model_dir, monkeypatch):
 
     monkeypatch.setattr(type(scorer.model), "forward", broken)
     with pytest.raises(RuntimeError, match="shape mismatch"):
-        scorer.score(["a", "b"], ["c", "d"])
+        scorer.score(["a", "b"], references=["c", "d"])
 
 
 def test_device_and_dtype_errors(model_dir):
@@ -182,14 +182,14 @@ def test_bert_family_encoder_with_single_separator(tmp_path):
                          head_hidden_sizes=[8])
     UniCEModel(config).save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
-    scorer = CodeScorer(tmp_path, compile_check=False)  # "w1 w2 w3" is no Python
-    result = scorer.score(["w1 w2 w3", "w4"], ["w1 w2", "w5"], ["w9", "w8 w7"])
+    scorer = CodeScorer(tmp_path, static_checks=False)  # "w1 w2 w3" is no Python
+    result = scorer.score(["w1 w2 w3", "w4"], references=["w1 w2", "w5"], sources=["w9", "w8 w7"])
     assert len(scorer.model.mix.scalar_parameters) == 2 and config.separator_tokens == 1
     assert all(0 < value < 1 for value in result.codescore)
 
 
 def test_no_samples_gives_an_empty_result(scorer):
-    result = scorer.score([], [])
+    result = scorer.score([], references=[])
     assert len(result) == 0 and result.codescore == [] and np.isnan(result.mean()["codescore"])
 
 
@@ -212,11 +212,11 @@ def forward_sizes(monkeypatch):
 
 
 def test_code_that_does_not_compile_scores_zero_without_the_model(scorer, forward_sizes):
-    valid = scorer.score(PREDICTIONS[:3], REFERENCES[:3]).codescore
+    valid = scorer.score(PREDICTIONS[:3], references=REFERENCES[:3]).codescore
     forward_sizes.clear()
     good, bad = list(zip(PREDICTIONS[:3], REFERENCES[:3])), [(BROKEN[0], "x"), ("", "x"), (BROKEN[1], "x"), (BROKEN[2], "x")]
     predictions, references = map(list, zip(bad[0], good[0], bad[1], bad[2], good[1], bad[3], good[2]))
-    result = scorer.score(predictions, references)
+    result = scorer.score(predictions, references=references)
     assert sum(forward_sizes) == 3  # only the three valid programs reach the model
     assert result.certain == ["syntax_error", None, "empty", "syntax_error", None, "syntax_error", None]
     for name in ("codescore", "executability", "passability"):
@@ -227,42 +227,67 @@ def test_code_that_does_not_compile_scores_zero_without_the_model(scorer, forwar
 
 def test_all_certain_input_needs_no_model_call(scorer, forward_sizes):
     seen = []
-    result = scorer.score(["", "  ", *BROKEN], ["x"] * 5, on_progress=lambda done, total: seen.append((done, total)))
+    result = scorer.score(["", "  ", *BROKEN], references=["x"] * 5, on_progress=lambda done, total: seen.append((done, total)))
     assert forward_sizes == [] and seen == [(5, 5)]
     assert result.codescore == result.executability == result.passability == [0.0] * 5
     assert result.certain == ["empty"] * 2 + ["syntax_error"] * 3 and result.truncated == [{}] * 5
 
 
-def test_compile_check_off_lets_the_model_score_broken_code(model_dir, forward_sizes):
-    scorer = CodeScorer(model_dir, compile_check=False)
-    result = scorer.score(BROKEN[:2] + [""], ["x"] * 3)
+def test_static_checks_off_lets_the_model_score_broken_code(model_dir, forward_sizes):
+    scorer = CodeScorer(model_dir, static_checks=False)
+    result = scorer.score(BROKEN[:2] + [""], references=["x"] * 3)
     assert sum(forward_sizes) == 2 and result.certain == [None, None, "empty"]
     assert all(0 < value < 1 for value in result.codescore[:2]) and result.codescore[2] == 0.0
-    assert scorer.signature("ref").endswith("|compile:off")
+    assert scorer.signature("ref").endswith("|static:off")
 
 
 def test_code_with_a_syntax_warning_still_compiles(scorer):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert scorer.score(["import re\nPATTERN = re.compile('\\d+')\n"], ["x"]).certain == [None]
+        assert scorer.score(["import re\nPATTERN = re.compile('\\d+')\n"], references=["x"]).certain == [None]
 
 
-def test_compile_check_defaults_off_for_the_authors_parity_setting(model_dir, tmp_path):
-    assert CodeScorer(model_dir).compile_check
-    assert not CodeScorer(model_dir, normalization="batch").compile_check
-    assert "|norm:batch|dtype:fp32|compile:off" in CodeScorer(model_dir, normalization="batch").signature()
-    assert CodeScorer(model_dir, normalization="batch", compile_check=True).compile_check
-    assert not CodeScorer(build_tiny_model_dir(tmp_path, profile="reference")).compile_check
+def test_static_checks_defaults_off_for_the_authors_parity_setting(model_dir, tmp_path):
+    assert CodeScorer(model_dir).static_checks
+    assert not CodeScorer(model_dir, normalization="batch").static_checks
+    assert "|norm:batch|dtype:fp32|static:off" in CodeScorer(model_dir, normalization="batch").signature()
+    assert CodeScorer(model_dir, normalization="batch", static_checks=True).static_checks
+    assert not CodeScorer(build_tiny_model_dir(tmp_path, profile="reference")).static_checks
     model, tokenizer = build_tiny_model(normalization="batch")
-    assert CodeScorer.from_model(model, tokenizer).compile_check  # training and validation: always on
-    assert not CodeScorer.from_model(model, tokenizer, compile_check=False).compile_check
-    with pytest.raises(ValueError, match="compile_check must be True, False or None"):
-        CodeScorer(model_dir, compile_check="no")
+    assert CodeScorer.from_model(model, tokenizer).static_checks  # training and validation: always on
+    assert not CodeScorer.from_model(model, tokenizer, static_checks=False).static_checks
+    with pytest.raises(ValueError, match="static_checks must be True, False or None"):
+        CodeScorer(model_dir, static_checks="no")
 
 
 def test_batch_statistics_keep_certain_samples_in_their_batch(model_dir, forward_sizes):
-    scorer = CodeScorer(model_dir, normalization="batch", compile_check=True)
-    result = scorer.score([BROKEN[0], "x = 1", ""], ["a", "bb", "ccc"], batch_size=2)  # batches [0, 1], [2]
+    scorer = CodeScorer(model_dir, normalization="batch", static_checks=True)
+    result = scorer.score([BROKEN[0], "x = 1", ""], references=["a", "bb", "ccc"], batch_size=2)  # batches [0, 1], [2]
     assert forward_sizes == [2]  # the batch without an estimated sample is not run
     assert result.certain == ["syntax_error", None, "empty"] and result.codescore[0] == result.codescore[2] == 0.0
     assert 0 < result.codescore[1] < 1
+
+
+def test_a_prediction_defining_none_of_the_references_functions_scores_zero(scorer, forward_sizes):
+    reference = "def helper(x):\n    return x\n\ndef add(a, b):\n    return helper(a) + b\n"
+    predictions = ["print(add(1, 2))\n",  # only calls it: cannot pass tests of add()
+                   "def add(a, b):\n    return a + b\n",  # defines one of them: estimated
+                   "from operator import add\n",  # binds the name by import: estimated
+                   "add = lambda a, b: a + b\n"]  # binds it by assignment: estimated
+    result = scorer.score(predictions, references=[reference] * 4)
+    assert result.certain == ["missing_definition", None, None, None]
+    assert [result.codescore[0], result.executability[0], result.passability[0]] == [0.0, 0.0, 0.0]
+    assert sum(forward_sizes) == 3
+    # NL-only has no reference, so nothing is known about the names
+    assert scorer.score(predictions[:1], sources=["Add two numbers."]).certain == [None]
+    off = CodeScorer.from_model(scorer.model, scorer.tokenizer, static_checks=False)
+    assert off.score(predictions[:1], references=[reference]).certain == [None]
+
+
+def test_references_and_sources_are_keyword_only(scorer):
+    # score([code], [task_text]) must not silently run Ref-only with the task text as the reference
+    with pytest.raises(TypeError, match="positional argument"):
+        scorer.score(["def f():\n    return 1\n"], ["Return one."])
+    import inspect
+
+    assert list(inspect.signature(CodeScorer.from_pretrained).parameters)[:2] == ["checkpoint", "revision"]

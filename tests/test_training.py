@@ -38,6 +38,27 @@ def test_layer_decay_gives_the_top_layer_the_largest_rate_and_can_freeze_embeddi
     assert decay[id(named["encoder.encoder.layer.0.output.dense.bias"])] == 0.0
 
 
+def test_frozen_layers_freeze_the_embeddings_and_the_bottom_layers_only():
+    model, _ = build_tiny_model()
+    groups = parameter_groups(model, encoder_lr=1.0, head_lr=10.0, frozen_layers=1)
+    trained = {id(p) for g in groups for p in g["params"]}
+    named = dict(model.named_parameters())
+    for name in ("encoder.embeddings.word_embeddings.weight", "encoder.encoder.layer.0.output.dense.weight"):
+        assert not named[name].requires_grad and id(named[name]) not in trained
+    assert named["encoder.encoder.layer.1.output.dense.weight"].requires_grad and id(named["mix.gamma"]) in trained
+    with pytest.raises(ValueError, match="frozen_layers must be between 0 and"):
+        parameter_groups(build_tiny_model()[0], 1.0, 1.0, frozen_layers=99)
+
+
+def test_per_task_sample_keeps_at_most_n_rows_of_each_task_whatever_the_order():
+    rows = make_rows(30, 0)  # tasks t0..t4, 6 rows each
+    sample = check_rows(rows, "rows").per_task_sample(4, seed=1)
+    assert sorted(sample.task_ids.count(t) for t in set(sample.task_ids)) == [4] * 5
+    shuffled = check_rows(rows[::-1], "rows").per_task_sample(4, seed=1)
+    assert sorted(zip(sample.task_ids, sample.texts["prediction"])) == sorted(zip(shuffled.task_ids, shuffled.texts["prediction"]))
+    assert len(check_rows(rows, "rows").per_task_sample(10, seed=1)) == 30
+
+
 def test_rows_are_checked_with_the_row_and_field_named():
     good = {"generated_code": "x", "golden_code": "y", "source": "z", "pass_ratio": 0.5, "executable": True, "all_pass": 0}
     assert check_rows([good], "data").labels.tolist() == [[0.5, 1.0, 0.0]]
@@ -92,7 +113,7 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
 
     scorer = CodeScorer(output)
     assert "model:tiny-trained@local" in scorer.signature()
-    right, wrong = scorer.score(["def add(a, b):\n    return a + b\n", "print("], ["def add(a, b):\n    return a + b\n"] * 2).codescore
+    right, wrong = scorer.score(["def add(a, b):\n    return a + b\n", "print("], references=["def add(a, b):\n    return a + b\n"] * 2).codescore
     assert right > wrong
 
     from codescore_metric.training.model_card import main as write_card

@@ -2,9 +2,10 @@
 
 Rows are either self-contained (``program`` or ``generated_code``, ``tests``, optional ``setup``) or,
 with ``--tasks``, refer to a task by ``task_id`` and carry ``completion`` (the rest of a HumanEval
-prompt) or ``generated_code`` (a whole program). Each output row is the input row plus ``score``,
-``passed``, ``pass@1``, ``n_tests`` and ``outcomes``. The output is written row by row in input order
-and flushed, so a second run with the same ``-o`` skips the rows already there.
+prompt) or ``generated_code`` (a whole program). Each output row is the input row plus ``pass_ratio``,
+``executable`` (ran without an error), ``all_pass``, ``n_tests`` and ``outcomes``, the names
+`codescore meta-eval` reads. The output is written row by row in input order and flushed, so a
+second run with the same ``-o`` skips the rows already there.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-LABEL_KEYS = ("score", "passed", "pass@1", "n_tests", "outcomes", "first_error", "test_results")
+LABEL_KEYS = ("pass_ratio", "executable", "all_pass", "n_tests", "outcomes", "first_error", "test_results")
 
 
 def register(subparsers) -> None:
@@ -147,7 +148,7 @@ def _report_pass_at_k(path: Path, ks: list[int]) -> None:
                 print("pass@k: rows have no task_id, so samples cannot be grouped by task; skipped", file=sys.stderr)
                 return
             groups[str(row["task_id"])][0] += 1
-            groups[str(row["task_id"])][1] += row["pass@1"]
+            groups[str(row["task_id"])][1] += row["all_pass"]
     for k in ks:
         usable = [(n, c) for n, c in groups.values() if n >= k]
         if not usable:

@@ -49,8 +49,9 @@ def register(subparsers) -> None:
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
-    parser.add_argument("--compile-check", action=argparse.BooleanOptionalAction,
-                        help="score code that does not compile 0 without the model (default: on, except for the "
+    parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
+                        help="score code that does not compile, or defines none of the reference's functions, 0 without "
+                             "the model (default: on, except for the "
                              "authors' model or batch normalization)")
     for name, default, what in (
         ("prediction", "generated_code", "the generated code"),
@@ -78,7 +79,7 @@ def run(args) -> int:
     settings = Settings(
         formats=tuple(args.formats) if args.formats else None, codescore=not args.no_codescore, codebleu=not args.no_codebleu,
         checkpoint=args.checkpoint, device=args.device, dtype=args.dtype, normalization=args.normalization,
-        compile_check=args.compile_check,
+        static_checks=args.static_checks,
         batch_size=args.batch_size, threshold=_threshold(args.binary_threshold), criterion=args.binary_criterion,
         progress=not args.no_progress, group_field=args.group_field or None,
     )

@@ -21,8 +21,9 @@ def register(subparsers) -> None:
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
-    parser.add_argument("--compile-check", action=argparse.BooleanOptionalAction,
-                        help="give code that does not compile as Python 0 without the model (default: on, "
+    parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
+                        help="give code that does not compile as Python, or defines none of the reference's functions, "
+                             "0 without the model (default: on, "
                              "except for the authors' model or batch normalization)")
     parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
     parser.add_argument("--prediction-field", default="generated_code", help="field holding the generated code")
@@ -38,18 +39,25 @@ def run(args) -> int:
     fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
     errors += _row_errors(rows, fmt, names)
     if errors:
-        print(f"codescore score: {len(errors)} bad row(s); nothing was scored:\n{format_errors(args.input, errors)}", file=sys.stderr)
+        bad_rows = len({line for line, _ in errors})
+        print(f"codescore score: {bad_rows} bad row(s) ({len(errors)} problem(s)); nothing was scored:\n"
+              f"{format_errors(args.input, errors)}", file=sys.stderr)
+        return 2
+    if not rows:
+        print(f"codescore score: {args.input} holds no rows; give one JSON object per line with a "
+              f"{args.prediction_field!r} field", file=sys.stderr)
         return 2
     from codescore_metric.scorer import CodeScorer
 
     scorer = CodeScorer(args.checkpoint, revision=args.revision, device=args.device, dtype=args.dtype,
-                        normalization=args.normalization, encoder=args.encoder, compile_check=args.compile_check)
+                        normalization=args.normalization, encoder=args.encoder, static_checks=args.static_checks)
     texts = {f"{field}s": [row[names[field]] for _, row in rows] for field in fmt.fields}
     result = scorer.score(**texts, input_format=fmt, batch_size=args.batch_size, progress_bar=not args.no_progress)
     write_jsonl(args.output, ({**row, **scored} for (_, row), scored in zip(rows, result.records())))
     means = result.mean()
     truncated = sum(1 for cut in result.truncated if cut)
-    uncompiled = f", {result.certain.count('syntax_error')} not compiling" if scorer.compile_check else ""
+    uncompiled = (f", {result.certain.count('syntax_error')} not compiling, {result.certain.count('missing_definition')} "
+                  "defining none of the reference's functions") if scorer.static_checks else ""
     print(
         f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "
         f"{means['executability']:.4f} | Passability {means['passability']:.4f} | {truncated} truncated, "

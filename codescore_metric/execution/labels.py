@@ -27,8 +27,9 @@ def passable(result: ProgramResult) -> bool:
 
 
 def labels(result: ProgramResult) -> dict:
-    """The training-data label fields: ``score`` (PassRatio), ``passed`` (Executability), ``pass@1`` (Passability)."""
-    return {"score": pass_ratio(result), "passed": int(executable(result)), "pass@1": int(passable(result))}
+    """The label fields, named as everywhere in this package: ``pass_ratio``, ``executable`` (ran without an
+    error) and ``all_pass`` (passed every test). The authors' files call them score, passed and pass@1."""
+    return {"pass_ratio": pass_ratio(result), "executable": int(executable(result)), "all_pass": int(passable(result))}
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

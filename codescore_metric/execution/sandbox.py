@@ -109,6 +109,7 @@ def run_program(job: Job, limits: Limits = Limits(), *, capture: str | None = No
     does (several times faster; tests may see each other's side effects); each test still gets its own
     verdict and timeout, and a hang or crash still costs only that test: the rest go on in a new process.
     """
+    require_linux()
     tests = list(job.tests)
     results: list[TestResult | None] = [None] * len(tests)
     load = None
@@ -147,6 +148,13 @@ def run_program(job: Job, limits: Limits = Limits(), *, capture: str | None = No
     if load is None:
         return ProgramResult(budget, tuple(budget for _ in tests))
     return ProgramResult(load, tuple(result or budget for result in results))
+
+
+def require_linux() -> None:
+    """The sandbox contains programs with Linux sessions, rlimits and ``/proc``: fail early elsewhere."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxError(f"the execution sandbox needs Linux (process sessions, resource limits, /proc); this is "
+                           f"{sys.platform}. Run labelling in a Linux machine or container; scoring needs no sandbox.")
 
 
 def run_many(jobs: Iterable[Job], limits: Limits = Limits(), *, workers: int | None = None,

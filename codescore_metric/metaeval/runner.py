@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -78,7 +78,7 @@ class Settings:
     device: str | None = None
     dtype: str | None = None
     normalization: str | None = None
-    compile_check: bool | None = None
+    static_checks: bool | None = None
     batch_size: int | None = None
     threshold: float | None = 0.5
     criterion: str = "phi"
@@ -155,6 +155,22 @@ def _count_tasks(task_ids) -> int:
     return len({repr(task_id) for task_id in task_ids})
 
 
+# Names read when the default ones are absent: the authors' labels (score, passed, pass@1) and the
+# `program` field of `codescore label`'s self-contained rows.
+FALLBACK_NAMES = {"prediction": "program", "pass_ratio": "score", "executable": "passed", "all_pass": "pass@1"}
+
+
+def with_fallback_names(fields: Fields, rows: list[dict]) -> Fields:
+    """``fields`` with a default name swapped for its fallback (``FALLBACK_NAMES``) when no row has the
+    default and every row has the fallback."""
+    changes = {}
+    for key, theirs in FALLBACK_NAMES.items():
+        ours = getattr(fields, key)
+        if ours == getattr(Fields(), key) and rows and not any(ours in row for row in rows) and all(theirs in row for row in rows):
+            changes[key] = theirs
+    return replace(fields, **changes)
+
+
 def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = (), group_field: str | None = None) -> LabelledData:
     """Read and check a labelled jsonl; raise ``ValueError`` listing every bad row by line number.
 
@@ -165,6 +181,7 @@ def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...
     rows, errors = read_jsonl(path)
     objects = [(line, row) for line, row in rows if isinstance(row, dict)]
     errors += [(line, f"expected a JSON object, got {type(row).__name__}") for line, row in rows if not isinstance(row, dict)]
+    fields = with_fallback_names(fields, [row for _, row in objects])
     columns = {
         "prediction": (fields.prediction, _text, True),
         "reference": (fields.reference, _text, False),
@@ -236,7 +253,7 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
     from codescore_metric.scorer import CodeScorer
 
     scorer, load_seconds = _timed(CodeScorer, settings.checkpoint, device=settings.device, dtype=settings.dtype,
-                                  normalization=settings.normalization, compile_check=settings.compile_check)
+                                  normalization=settings.normalization, static_checks=settings.static_checks)
     texts = {"prediction": data.predictions, "reference": data.references, "source": data.sources}
 
     def score(fmt: str, count: int | None = None):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,19 @@ class LabelledExamples:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def per_task_sample(self, limit: int, seed: int) -> "LabelledExamples":
+        """At most ``limit`` examples of each task, chosen by a seeded hash (the same whatever the row order)."""
+        if self.task_ids is None:
+            raise ValueError("a per-task sample needs a task_id on every row")
+        def rank(i: int) -> bytes:
+            return hashlib.sha256(f"{seed}:{self.task_ids[i]}:{self.texts['prediction'][i]}".encode()).digest()
+        by_task: dict[str, list[int]] = {}
+        for index in sorted(range(len(self)), key=rank):
+            by_task.setdefault(self.task_ids[index], []).append(index)
+        kept = sorted(i for members in by_task.values() for i in members[:limit])
+        return LabelledExamples({name: [texts[i] for i in kept] for name, texts in self.texts.items()},
+                                self.labels[kept], [self.task_ids[i] for i in kept])
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:

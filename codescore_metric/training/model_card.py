@@ -91,11 +91,11 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         sections += ["## Notes\n", notes + "\n"]
     sections += [
         "## Limitations\n",
-        "Python only; trained on MBPP-derived candidates (mutants, other tasks' solutions, partial rewrites, broken "
-        "variants), not on real model generations; a small model far below the paper's UniXcoder-based one. "
-        "Its correct training candidates are mostly the reference with its local variables renamed, so it can mistake "
-        "distance from the reference for error: a correct solution written very differently from the reference may "
-        "score as low as a wrong one. CodeScore is an estimate: when correctness matters, run tests.\n",
+        "Python only. CodeScore is an estimate of what tests would show and can be confidently wrong, above all on "
+        "subtle logic errors; when correctness matters, run tests. Judge the model by its numbers on real generated "
+        "code of tasks it never saw; numbers on synthetic candidates (mutants and broken variants of the reference) "
+        "reward distance from the reference and say little about real use. `python benchmarks/behaviour.py "
+        "--checkpoint MODEL` shows its scores on hand-written cases.\n",
     ]
     return "\n".join(sections)
 

@@ -41,6 +41,8 @@ class TrainingArguments:
     warmup_ratio: float = 0.1
     max_grad_norm: float = 1.0
     freeze_embeddings: bool = False
+    frozen_layers: int = 0  # the embeddings and the first N encoder layers are not trained
+    max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
     seed: int = 12
@@ -62,6 +64,8 @@ class TrainingArguments:
         for name in ("epochs", "batch_size", "gradient_accumulation", "eval_batch_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
+        if self.max_per_task is not None and self.max_per_task < 1:
+            raise ValueError(f"max_per_task must be at least 1; got {self.max_per_task}")
         if self.ranking_weight and self.task_group_size < 2:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
         if self.eval_every is not None and self.eval_every < 1:
@@ -125,6 +129,8 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
     device = resolve_device(args.device)
     model.to(device)
     formats = tuple(InputFormat.parse(f) for f in args.formats)
+    if args.max_per_task:
+        train_examples = train_examples.per_task_sample(args.max_per_task, args.seed)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
 
     def epoch_batches() -> list[list[int]]:
@@ -132,7 +138,8 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
             return data.task_batches(args.batch_size, args.task_group_size, rng)
         return data.batches(args.batch_size, rng)
 
-    optimizer = torch.optim.AdamW(parameter_groups(model, args.encoder_lr, args.head_lr, args.layer_decay, args.weight_decay, args.freeze_embeddings))
+    optimizer = torch.optim.AdamW(parameter_groups(model, args.encoder_lr, args.head_lr, args.layer_decay, args.weight_decay, args.freeze_embeddings,
+                                                   args.frozen_layers))
     batches = epoch_batches()
     steps_per_epoch = math.ceil(len(batches) / args.gradient_accumulation)
     total_steps = min(args.max_steps or steps_per_epoch * args.epochs, steps_per_epoch * args.epochs)
