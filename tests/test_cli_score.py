@@ -29,7 +29,8 @@ def test_scores_every_row_in_order_and_prints_a_summary(tmp_path, model_dir, cap
     source = write(tmp_path / "in.jsonl", ROWS)
     assert main(["score", str(source), "-o", str(tmp_path / "out.jsonl"), "--checkpoint", str(model_dir), "--no-progress"]) == 0
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    expected = CodeScorer(model_dir).score(*([row[k] for row in ROWS] for k in ("generated_code", "golden_code", "source")))
+    predictions, references, sources = ([row[k] for row in ROWS] for k in ("generated_code", "golden_code", "source"))
+    expected = CodeScorer(model_dir).score(predictions, references=references, sources=sources)
     assert [row["id"] for row in out] == [1, 2, 3]
     assert [row["codescore"] for row in out] == pytest.approx(expected.codescore)
     assert out[1]["codescore"] == 0.0 and out[0]["source"] == ROWS[0]["source"]

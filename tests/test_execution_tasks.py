@@ -115,4 +115,4 @@ def test_humaneval_et_canonical_solutions_pass_and_empty_bodies_fail():
     imperfect = {task.task_id for task, label in zip(subset, canonical) if label != {"pass_ratio": 1.0, "executable": 1, "all_pass": 1}}
     assert imperfect == ET_BROKEN & set(ET_SUBSET)
     assert all(label["all_pass"] == 0 for label in empty)
-    assert sum(label["score"] == 0.0 for label in empty) >= len(subset) - 2
+    assert sum(label["pass_ratio"] == 0.0 for label in empty) >= len(subset) - 2

@@ -17,13 +17,13 @@ def _number(value) -> str:
 
 
 def evaluation_table(results: dict) -> str:
-    """Method | Value | tau | r_s | r_p | MAE rows from a `codescore meta-eval --json` file."""
+    """Method | Value | tau | r_s | r_p | MAE | within-task tau rows from a `codescore meta-eval --json` file."""
     truth = results["ground_truth"]
-    lines = ["| method | value | τ | r_s | r_p | MAE |", "|---|---|---|---|---|---|"]
+    lines = ["| method | value | τ | r_s | r_p | MAE | within-task τ |", "|---|---|---|---|---|---|---|"]
     for metric in results["metrics"]:
-        cells = [_number(metric.get(key)) for key in ("value", "tau", "spearman", "pearson", "mae")]
+        cells = [_number(metric.get(key)) for key in ("value", "tau", "spearman", "pearson", "mae", "within_task_tau")]
         lines.append(f"| {metric['name']} | " + " | ".join(cells) + " |")
-    lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} | – | – | – | – |")
+    lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} | – | – | – | – | – |")
     if results.get("heads"):
         rates = {"executable": truth.get("executable_rate"), "all_pass": truth.get("pass_at_1")}
         lines += ["", "| head | target rate | ROC AUC | accuracy at 0.5 | positive rate at 0.5 |", "|---|---|---|---|---|"]
