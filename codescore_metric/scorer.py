@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import logging
 import os
 import threading
@@ -157,7 +158,7 @@ class CodeScorer:
         self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
 
     def signature(self, input_format: str | InputFormat | None = None) -> str:
-        """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype, compile check."""
+        """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype, static checks."""
         fmt = InputFormat.parse(input_format or self.config.default_input_format).value
         return (
             f"codescore|v:{__version__}|model:{self.model_id}@{self.revision}|fmt:{fmt}"
@@ -187,7 +188,8 @@ class CodeScorer:
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
         prediction, and with ``static_checks`` one that does not compile or lacks every definition of
         the reference, scores 0 on all three without the model (``ScoreResult.certain`` says why).
-        With ``normalization="batch"`` such a sample still takes its place in the authors' batches, whose statistics include it.
+        With ``normalization="batch"`` such a sample still takes its place in the authors' batches,
+        whose statistics include it.
         ``on_progress(done, total)`` is called before the first batch and after each one (e.g. for
         a UI progress bar); samples not sent to the model count as done from the start.
         """
@@ -270,7 +272,8 @@ def _certain_reason(prediction: str, reference: str | None, static_checks: bool)
     try:
         with warnings.catch_warnings():  # e.g. SyntaxWarning on an invalid escape: it still compiles
             warnings.simplefilter("ignore")
-            module = ast.parse(compile(prediction, "<prediction>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True))
+            module = ast.parse(prediction)
+            compile(module, "<prediction>", "exec", dont_inherit=True)  # e.g. 'return' outside a function
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # deep nesting raises the last two
         return "syntax_error"
     if reference is not None:
@@ -280,13 +283,14 @@ def _certain_reason(prediction: str, reference: str | None, static_checks: bool)
     return None
 
 
-def defined_names(reference: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # a reference is shared by many predictions: parse it once
+def defined_names(reference: str) -> frozenset[str]:
     """The functions and classes a reference program defines at top level (empty if it does not parse)."""
     try:
         module = ast.parse(reference)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return set()
-    return {node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        return frozenset()
+    return frozenset(node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 
 
 def bound_names(module: ast.Module) -> set[str]:

@@ -194,6 +194,8 @@ def test_no_samples_gives_an_empty_result(scorer):
 
 
 BROKEN = ["def add(a, b)\n    return a + b\n", "    return a + b\n", "x = " + "(" * 100_000]
+# Parse, but fail when compiled: a bare body without its indentation, a loop keyword outside a loop.
+PARSE_BUT_DO_NOT_COMPILE = ["return a + b\n", "break\n"]
 
 
 @pytest.fixture
@@ -291,3 +293,8 @@ def test_references_and_sources_are_keyword_only(scorer):
     import inspect
 
     assert list(inspect.signature(CodeScorer.from_pretrained).parameters)[:2] == ["checkpoint", "revision"]
+
+
+def test_code_that_parses_but_does_not_compile_also_scores_zero(scorer, forward_sizes):
+    result = scorer.score(PARSE_BUT_DO_NOT_COMPILE + ["x = 1\n"], references=["y = 2"] * 3)
+    assert result.certain == ["syntax_error", "syntax_error", None] and sum(forward_sizes) == 1

@@ -117,12 +117,13 @@ def build(config: BuildConfig) -> BuildReport:
     out.mkdir(parents=True, exist_ok=True)
     tasks, sources = load_benchmark(config)
     generations = read_generations(config.generations)
-    unknown = sorted({g.task_id for g in generations} - set(tasks), key=_id_order)
+    generation_tasks = {g.task_id for g in generations}
+    unknown = sorted(generation_tasks - set(tasks), key=_id_order)
     if unknown:
         raise ValueError(f"{len(unknown)} task id(s) of the generations are not in the task file, e.g. {unknown[:5]}; "
                          "generations must be for the benchmark given with --input")
     if config.generation_tasks_only:
-        tasks = {task_id: task for task_id, task in tasks.items() if task_id in {g.task_id for g in generations}}
+        tasks = {task_id: task for task_id, task in tasks.items() if task_id in generation_tasks}
     splits = select_splits(tasks, config)
     in_scope = {task_id: tasks[task_id] for ids in splits.values() for task_id in ids}
     tests = extended_tests(in_scope, out / EXTENSION_CACHE, config)
