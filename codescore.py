@@ -125,18 +125,47 @@ class CodeScore(evaluate.Metric):
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the given inputs plus everything added with `add`/`add_batch` (see below).
 
-        A missing input field raises a ValueError that names the field and the config.
+        A missing, unread or malformed input field raises a ValueError that names it and the fix.
         """
-        given = {"predictions": predictions, "references": references, **kwargs}
-        if any(given.get(name) is not None for name in _FIELDS[self.config_name]):
-            missing = [name for name in _FIELDS[self.config_name] if given.get(name) is None]
-            if missing:
-                raise ValueError(
-                    f"CodeScore config {self.config_name!r} needs {', '.join(_FIELDS[self.config_name])}; "
-                    f"missing: {', '.join(missing)}. Pass it to compute(), or load the config that "
-                    "matches your inputs ('ref', 'nl' or 'ref_nl')."
-                )
+        given = {"predictions": predictions, "references": references,
+                 **{name: kwargs[name] for name in ("sources",) if name in kwargs}}
+        if any(values is not None for values in given.values()):
+            self._checked(given)
+        elif getattr(self, "writer", None) is None:
+            raise ValueError("CodeScore got no samples: pass predictions to compute() or add them with add_batch() first")
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of samples (``compute`` with inputs calls this too): one list of strings per field
+        of the config; a ValueError names a missing, unread or malformed field and the fix."""
+        from codescore_metric.inputs import text_list
+
+        given = {"predictions": predictions, "references": references, **kwargs}
+        for name, values in self._checked(given).items():
+            text_list(name, values)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one sample: one string per field of the config (``prediction``, ``reference``, ``sources``)."""
+        given = {"predictions": prediction, "references": reference, **kwargs}
+        for name, value in self._checked(given).items():
+            if not isinstance(value, str):
+                raise ValueError(f"add() takes one sample: {name} must be a string, got {type(value).__name__}")
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _checked(self, given: dict) -> dict:
+        """The config's fields from ``given``, after checking that each is there and nothing else is."""
+        fields = _FIELDS[self.config_name]
+        missing = [name for name in fields if given.get(name) is None]
+        unread = [name for name, values in given.items() if values is not None and name not in fields]
+        if missing or unread:
+            problem = f"missing: {', '.join(missing)}" if missing else f"it does not read {', '.join(unread)}"
+            raise ValueError(
+                f"CodeScore config {self.config_name!r} needs {', '.join(fields)}; {problem}. Pass every field "
+                "(to compute() or add_batch()), or load the config that matches your inputs "
+                "('ref': predictions + references, 'nl': predictions + sources, 'ref_nl': all three)."
+            )
+        return {name: given[name] for name in fields}
 
     def _get_scorer(self):
         if self._scorer is None:  # loads lazily, on process 0 only, through the shared model cache

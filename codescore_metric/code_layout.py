@@ -15,6 +15,9 @@ import re
 
 MARKERS = ("newline", "indent", "dedent", "capital")
 NEWLINE, INDENT, DEDENT, CAPITAL = range(len(MARKERS))
+# Markers that `code_changes.mark_changes` adds around what differs from the other code field.
+CHANGE_MARKERS = ("change_start", "change_end")
+CHANGE_START, CHANGE_END = range(len(MARKERS), len(MARKERS) + len(CHANGE_MARKERS))
 _CAPITALISED_WORD = re.compile(r"\b\w*[A-Z]\w*\b")
 
 

@@ -15,14 +15,17 @@ Both report, per sample, how many tokens of each field were dropped. With ``stri
 the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`).
 With ``layout_tokens`` (four reserved vocabulary entries) the code fields are read line by line, with
 markers for line ends, indentation and capitalised words (`code_layout.layout_pieces`), for
-tokenizers that would otherwise drop layout and case.
+tokenizers that would otherwise drop layout and case. With ``change_tokens`` (two more entries) the
+generated code and the reference, when both are read, each have the runs that differ from the other
+one wrapped in change markers (`code_changes.mark_changes`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from codescore_metric.code_layout import MARKERS, layout_pieces
+from codescore_metric.code_changes import mark_changes
+from codescore_metric.code_layout import CHANGE_MARKERS, CHANGE_START, MARKERS, layout_pieces
 from codescore_metric.code_text import strip_comments
 from codescore_metric.formats import CODE_FIELDS
 
@@ -40,10 +43,13 @@ class EncodingSpec:
     stripped_tokens: tuple[str, ...] = ()  # tokens deleted after tokenization (reference profile)
     strip_code_comments: bool = False  # drop comments, docstrings and blank lines from the code fields
     layout_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.MARKERS; () reads code as plain text
+    change_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.CHANGE_MARKERS; () marks no changes
 
     def __post_init__(self):
-        if self.layout_tokens and len(self.layout_tokens) != len(MARKERS):
-            raise ValueError(f"layout_tokens needs one token for each of {', '.join(MARKERS)}; got {list(self.layout_tokens)}")
+        for name, tokens, markers in (("layout_tokens", self.layout_tokens, MARKERS),
+                                      ("change_tokens", self.change_tokens, CHANGE_MARKERS)):
+            if tokens and len(tokens) != len(markers):
+                raise ValueError(f"{name} needs one token for each of {', '.join(markers)}; got {list(tokens)}")
         if self.profile not in PROFILES:
             raise ValueError(f"encoding profile must be one of {PROFILES}; got {self.profile!r}")
         if self.separator_tokens not in (1, 2):
@@ -95,17 +101,28 @@ class SegmentEncoder:
             if token_id is not None and token_id != tokenizer.unk_token_id:
                 stripped.add(token_id)
         self.stripped_ids = frozenset(stripped) if spec.profile == "reference" else frozenset()
-        self.layout_ids = [vocabulary_id(tokenizer, token) for token in spec.layout_tokens]
+        self.marker_ids = {marker: vocabulary_id(tokenizer, token) for marker, token in
+                           [*enumerate(spec.layout_tokens), *enumerate(spec.change_tokens, start=CHANGE_START)]}
 
     def encode(self, fields: dict[str, list[str]]) -> list[EncodedSample]:
         """Encode column-wise texts; ``fields`` maps field names (in segment order) to equal-length lists."""
         names = list(fields)
         if not fields[names[0]]:
             return []
-        columns = [self._tokenize_code(texts) if self.layout_ids and name in CODE_FIELDS else self._tokenize(texts)
-                   for name, texts in ((name, self._prepare(name, fields[name])) for name in names)]
+        texts = {name: self._prepare(name, fields[name]) for name in names}
+        pieces = {name: [self._pieces(text) for text in texts[name]]
+                  for name in names if name in CODE_FIELDS and self.marker_ids}
+        if self.spec.change_tokens and all(name in pieces for name in CODE_FIELDS):
+            prediction, reference = (pieces[name] for name in CODE_FIELDS)
+            pieces = dict(zip(CODE_FIELDS, ([mark_changes(p, r) for p, r in zip(prediction, reference)],
+                                            [mark_changes(r, p) for p, r in zip(prediction, reference)])))
+        columns = [self._tokenize_pieces(pieces[name]) if name in pieces else self._tokenize(texts[name]) for name in names]
         join = self._join_reference if self.spec.profile == "reference" else self._join_clean
         return [join(names, [column[i] for column in columns]) for i in range(len(columns[0]))]
+
+    def _pieces(self, text: str) -> list[str | int]:
+        """Code as text chunks and marker ints: with layout markers, or as one chunk."""
+        return layout_pieces(text) if self.spec.layout_tokens else [text]
 
     def _prepare(self, name: str, texts: list[str]) -> list[str]:
         if self.spec.strip_code_comments and name in CODE_FIELDS:
@@ -121,13 +138,12 @@ class SegmentEncoder:
         )
         return encoded["input_ids"]
 
-    def _tokenize_code(self, texts: list[str]) -> list[list[int]]:
-        """Token ids of code read with layout markers: every text chunk of every text in one tokenizer call."""
-        pieces = [layout_pieces(text) for text in texts]
+    def _tokenize_pieces(self, pieces: list[list[str | int]]) -> list[list[int]]:
+        """Token ids of texts given as chunks and markers: every chunk of every text in one tokenizer call."""
         chunks = [piece for text_pieces in pieces for piece in text_pieces if isinstance(piece, str)]
         chunk_ids = iter(self._tokenize(chunks) if chunks else [])
         return [[token for piece in text_pieces
-                 for token in ([self.layout_ids[piece]] if isinstance(piece, int) else next(chunk_ids))]
+                 for token in ([self.marker_ids[piece]] if isinstance(piece, int) else next(chunk_ids))]
                 for text_pieces in pieces]
 
     def _assemble(self, segments: list[list[int]]) -> tuple[list[int], list[int]]:
@@ -181,8 +197,8 @@ def vocabulary_id(tokenizer, token: str) -> int:
     """The id of ``token`` in the tokenizer's vocabulary; a ``ValueError`` when it has none."""
     token_id = tokenizer.convert_tokens_to_ids(token)
     if token_id is None or (token_id == tokenizer.unk_token_id and token != tokenizer.unk_token):
-        raise ValueError(f"the tokenizer has no vocabulary entry {token!r}; layout_tokens must name existing entries "
-                         "(e.g. BERT's [unused0]..[unused3])")
+        raise ValueError(f"the tokenizer has no vocabulary entry {token!r}; layout_tokens and change_tokens must name "
+                         "existing entries (e.g. BERT's [unused0]..[unused5])")
     return token_id
 
 

@@ -34,7 +34,7 @@ def validate_inputs(input_format: InputFormat, predictions, references=None, sou
                 f"{argument} were given but input_format={input_format.value!r} does not read them; "
                 f"use input_format={' or '.join(map(repr, readers))}, or leave {argument} out"
             )
-    columns = {field: _texts(ARGUMENT_FOR_FIELD[field], given[field]) for field in needed}
+    columns = {field: text_list(ARGUMENT_FOR_FIELD[field], given[field]) for field in needed}
     count = len(columns["prediction"])
     for field, texts in columns.items():
         if len(texts) != count:
@@ -42,9 +42,11 @@ def validate_inputs(input_format: InputFormat, predictions, references=None, sou
     return columns
 
 
-def _texts(argument: str, values) -> list[str]:
+def text_list(argument: str, values) -> list[str]:
+    """``values`` as a list of strings; a ``ValueError`` naming ``argument`` (and the index) otherwise."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise ValueError(f"{argument} must be a list of strings, got {type(values).__name__}")
+        hint = " (wrap a single text in a list: [text])" if isinstance(values, str) else ""
+        raise ValueError(f"{argument} must be a list of strings, one per sample, got {type(values).__name__}{hint}")
     for index, value in enumerate(values):
         if not isinstance(value, str):
             hint = "use '' for an empty text" if value is None else "convert it to str"

@@ -39,6 +39,7 @@ class UniCEConfig:
     stripped_tokens: list[str] = field(default_factory=list)
     strip_code_comments: bool = False
     layout_tokens: list[str] = field(default_factory=list)
+    change_tokens: list[str] = field(default_factory=list)
     layer_transformation: str = "sparsemax"
     layer_norm: bool = True
     layer_dropout: float = 0.1
@@ -75,6 +76,7 @@ class UniCEConfig:
             stripped_tokens=tuple(self.stripped_tokens),
             strip_code_comments=self.strip_code_comments,
             layout_tokens=tuple(self.layout_tokens),
+            change_tokens=tuple(self.change_tokens),
         )
 
     def to_dict(self) -> dict:

@@ -150,8 +150,28 @@ def test_bad_values_raise(tiny_model_dir):
     metric = load("ref", tiny_model_dir)
     with pytest.raises(ValueError, match="no samples"):
         metric.compute(predictions=[], references=[])
-    with pytest.raises((ValueError, TypeError)):
+    with pytest.raises(ValueError, match="no samples"):
+        metric.compute()
+    with pytest.raises(ValueError, match=r"predictions\[1\] is NoneType, not str; use '' for an empty text"):
         metric.compute(predictions=["x", None], references=["x", "y"])
+    with pytest.raises(ValueError, match=r"references\[0\] is int, not str; convert it to str"):
+        metric.compute(predictions=["x"], references=[3])
+    with pytest.raises(ValueError, match=r"predictions must be a list of strings, one per sample, got str \(wrap"):
+        metric.compute(predictions="def f(): pass", references=["x"])
+    with pytest.raises(ValueError, match=r"config 'ref' needs predictions, references; it does not read sources"):
+        metric.compute(predictions=["x"], references=["x"], sources=["x"])
+
+
+def test_add_batch_and_add_check_their_inputs(tiny_model_dir):
+    metric = load("ref_nl", tiny_model_dir)
+    with pytest.raises(ValueError, match=r"config 'ref_nl' needs .*missing: sources"):
+        metric.add_batch(predictions=PREDS[:1], references=REFS[:1])
+    with pytest.raises(ValueError, match=r"sources\[0\] is NoneType"):
+        metric.add_batch(predictions=PREDS[:1], references=REFS[:1], sources=[None])
+    with pytest.raises(ValueError, match="add\\(\\) takes one sample: predictions must be a string, got list"):
+        metric.add(prediction=PREDS[:1], reference=REFS[0], sources=SRCS[0])
+    metric.add(prediction=PREDS[0], reference=REFS[0], sources=SRCS[0])  # nothing bad was kept
+    assert len(metric.compute(bleu=False, codebleu=False)["codescore_per_sample"]) == 1
 
 
 def test_pickle_drops_the_model(tiny_model_dir):

@@ -52,6 +52,9 @@ def register(subparsers) -> None:
     parser.add_argument("--layout-tokens", action="store_true",
                         help="mark line ends, indentation and capitalised words with reserved vocabulary entries "
                              "(for uncased tokenizers that drop them, e.g. MiniLM's)")
+    parser.add_argument("--change-tokens", action="store_true",
+                        help="mark where the generated code and the reference differ, with two reserved vocabulary "
+                             "entries (a consistent renaming is no change)")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
@@ -83,7 +86,8 @@ def run(args) -> int:
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
                                            strip_code_comments=args.strip_code_comments, name=args.backbone_name,
-                                           pooling=args.pooling, layout_tokens=args.layout_tokens)
+                                           pooling=args.pooling, layout_tokens=args.layout_tokens,
+                                           change_tokens=args.change_tokens)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
     best = history["evaluations"][history["best_evaluation"] - 1]
     summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codescore_metric.code_layout import MARKERS
+from codescore_metric.code_layout import CHANGE_MARKERS, MARKERS
 from codescore_metric.encoding import detect_separator_tokens
 from codescore_metric.modeling import UniCEConfig, UniCEModel
 
@@ -16,22 +16,24 @@ def usable_length(encoder_config) -> int:
     return encoder_config.max_position_embeddings - offset
 
 
-def reserved_layout_tokens(tokenizer) -> list[str]:
-    """Unused vocabulary entries to carry the layout markers: BERT-style ``[unused0]``.. ``[unused3]``."""
+def reserved_tokens(tokenizer, start: int, count: int) -> list[str]:
+    """``count`` unused BERT-style vocabulary entries from ``[unused<start>]`` on, to carry markers
+    (layout: ``[unused0]``..``[unused3]``; changes: ``[unused4]``, ``[unused5]``)."""
     vocabulary = tokenizer.get_vocab()
-    tokens = [f"[unused{i}]" for i in range(len(MARKERS))]
+    tokens = [f"[unused{i}]" for i in range(start, start + count)]
     if not all(token in vocabulary for token in tokens):
-        raise ValueError(f"{type(tokenizer).__name__} has no reserved entries {tokens}; layout tokens are for uncased "
-                         "WordPiece vocabularies (a byte-level BPE tokenizer keeps newlines and indentation already)")
+        raise ValueError(f"{type(tokenizer).__name__} has no reserved entries {tokens}; layout and change tokens are "
+                         "for WordPiece vocabularies with [unusedN] entries")
     return tokens
 
 
-def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, layout_tokens: bool = False, **config_overrides):
+def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, layout_tokens: bool = False, change_tokens: bool = False, **config_overrides):
     """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads.
 
     ``name`` is what the saved config records as the backbone (default: ``backbone`` itself; give a
     Hub id when loading a local copy, so no local path ends up in a shipped model). ``layout_tokens``
-    makes code layout and case visible through reserved vocabulary entries (`code_layout`)."""
+    makes code layout and case visible through reserved vocabulary entries (`code_layout`), and
+    ``change_tokens`` marks where the generated code and the reference differ (`code_changes`)."""
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     from codescore_metric.checkpoints import downloads_disabled
@@ -61,7 +63,8 @@ def model_from_backbone(backbone: str, max_length: int | None = None, head_type:
         head_hidden_sizes=list(head_hidden_sizes),
         dropout=dropout,
         provenance={"backbone": name},
-        layout_tokens=reserved_layout_tokens(tokenizer) if layout_tokens else [],
+        layout_tokens=reserved_tokens(tokenizer, 0, len(MARKERS)) if layout_tokens else [],
+        change_tokens=reserved_tokens(tokenizer, len(MARKERS), len(CHANGE_MARKERS)) if change_tokens else [],
         **config_overrides,
     )
     model = UniCEModel(config)
