@@ -342,3 +342,33 @@ def test_generation_files_are_checked_row_by_row(tmp_path):
     unknown = _write(tmp_path / "unknown.jsonl", [{"task_id": "t9", "program": "x = 1"}])
     with pytest.raises(ValueError, match=r"1 task id\(s\) of the generations are not in the task file"):
         build(BuildConfig("generic", tmp_path / "o", input=source, tests_per_task=0, generations=(unknown,), progress=False))
+
+
+def test_generation_mutants_are_near_misses_of_passing_real_programs_in_their_own_layout(tmp_path):
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    correct = {  # each needs the harness's typing prelude and keeps a comment a re-printed program would lose
+        "t1": "def clamp_sum(xs: List[int], low):\n    # raise to low\n    return sum(max(x, low) for x in xs)\n",
+        "t2": "def count_vowels(s: str) -> int:\n    # count them\n    return sum(c in 'aeiou' for c in s.lower())\n",
+        "t3": "def max_even(xs: List[int]) -> int:\n    # evens only\n    return max([x for x in xs if x % 2 == 0], default=-1)\n",
+    }
+    generations = _write(tmp_path / "generations.jsonl", [
+        *({"task_id": task_id, "program": program, "models": ["model-a"], "id": f"{task_id}-ok"}
+          for task_id, program in correct.items()),
+        {"task_id": "t2", "program": "def count_vowels(s):\n    return 0\n", "models": ["model-b"]},  # fails: never mutated
+    ])
+    config = BuildConfig("generic", tmp_path / "out", input=source, per_task=0, seed=0, workers=2, validation_fraction=0.34,
+                         tests_per_task=0, limits=LIMITS, progress=False, generations=(generations,), generation_mutants=2)
+    report = build(config)
+    train = report.rows["train"]
+    passing = {row["task_id"]: row for row in train if row["kind"] == "generation" and row["all_pass"]}
+    mutants = [row for row in train if row["kind"] == "generation_mutant"]
+    assert passing and len(mutants) == len(passing)  # one passing program per task, so one mutant each
+    assert not any(row["kind"] == "generation_mutant" for split, rows in report.rows.items() if split != "train" for row in rows)
+    for row in mutants:
+        base = passing[row["task_id"]]
+        assert row["generated_code"] != base["generated_code"] and "    # " in row["generated_code"]
+        assert row["detail"].endswith(f"of {base['detail']}") and row["generator"] == "model-a"
+        assert row["executable"]  # it ran behind the typing prelude, as its base did
+    assert any(row["pass_ratio"] < 1 for row in mutants)
+    with pytest.raises(ValueError, match="generation_mutants need at least one generations file"):
+        BuildConfig("generic", tmp_path / "o", input=source, generation_mutants=1)

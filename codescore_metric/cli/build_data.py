@@ -39,6 +39,9 @@ def register(subparsers) -> None:
                         help="build only the tasks that have generations (saves extending the others' tests)")
     parser.add_argument("--reference-rows", action="store_true",
                         help="add each training task's reference itself as a candidate (PassRatio 1)")
+    parser.add_argument("--generation-mutants", type=int, default=0, metavar="N",
+                        help="per training task, one mutant each of N real programs that pass every test, in the "
+                             "program's own layout (kind generation_mutant; default 0)")
     parser.add_argument("--limit", type=int, help="at most this many tasks per split (quick runs)")
     parser.add_argument("--eval-only", action="store_true", help="write one labelled eval.jsonl, no training dataset "
                                                                  "(MBPP: its validation tasks)")
@@ -70,7 +73,7 @@ def run(args) -> int:
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
                          shared_process=not args.process_per_test, generations=tuple(args.generations),
                          generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
-                         limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))
+                         generation_mutants=args.generation_mutants, limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))
     report = build(config)
     for split, dist in report.distributions.items():
         print(format_distribution(split, dist) + "\n")

@@ -9,7 +9,9 @@ made by task, never by sample, and ``foreign`` candidates come from the same spl
 Real generated programs (``generations``, see ``data.generations``) join the candidates of their
 task's split, labelled the same way. With generations, ``validation`` holds real programs only (what
 model selection must look like) and the synthetic candidates of validation tasks go to
-``validation_synthetic``.
+``validation_synthetic``. With ``generation_mutants``, a second round mutates real training programs
+that passed every test (kind ``generation_mutant``, in the program's own layout): pairs of a correct
+program and a near miss of it, the within-task contrast that mutants of the reference alone do not give.
 
 Each output row: generated_code, golden_code, source (the NL task), pass_ratio, executable,
 all_pass, task_id, plus kind (``generation``, ``reference`` or a synthetic kind), generator (the
@@ -26,9 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from codescore_metric.data.candidates import Candidate, Donor, make_candidates
+from codescore_metric.data.candidates import Candidate, Donor, make_candidates, mutants_of, task_rng
 from codescore_metric.data.distribution import format_distribution, label_distribution
-from codescore_metric.data.generations import EXECUTION_PRELUDE, KIND, Generation, mismatched_groups, read_generations
+from codescore_metric.data.generations import (EXECUTION_PRELUDE, KIND, MUTANT_KIND, Generation, mismatched_groups,
+                                               read_generations)
 from codescore_metric.data.prompts import docstring_prompt
 from codescore_metric.execution.extend import extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
@@ -72,6 +75,7 @@ class BuildConfig:
     generations: tuple[Path, ...] = ()  # jsonl files of real generated programs (data.generations)
     generation_tasks_only: bool = False  # build only the tasks that have generations
     reference_rows: bool = False  # the reference itself is a training candidate (PassRatio 1)
+    generation_mutants: int = 0  # per training task: one mutant each of this many real programs that pass every test
 
     def __post_init__(self):
         if self.benchmark not in BENCHMARKS:
@@ -97,8 +101,10 @@ class BuildConfig:
             raise ValueError(f"tests_per_task must be >= 0, got {self.tests_per_task}")
         if self.per_task < 0:
             raise ValueError(f"per_task (synthetic candidates per task) must be >= 0, got {self.per_task}")
-        if self.generation_tasks_only and not self.generations:
-            raise ValueError("generation_tasks_only needs at least one generations file")
+        if (self.generation_tasks_only or self.generation_mutants) and not self.generations:
+            raise ValueError("generation_tasks_only and generation_mutants need at least one generations file")
+        if self.generation_mutants < 0:
+            raise ValueError(f"generation_mutants must be >= 0, got {self.generation_mutants}")
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,8 @@ def build(config: BuildConfig) -> BuildReport:
     tests = extended_tests(in_scope, out / EXTENSION_CACHE, config)
     in_scope = {task_id: replace(task, tests=tests[task_id]) for task_id, task in in_scope.items()}
     rows, dropped = label_splits(in_scope, splits, sources, config, generations)
+    if config.generation_mutants and "train" in rows:
+        rows["train"] += label_generation_mutants(rows["train"], in_scope, config)
     paths = write_outputs(rows, out, config.eval_only)
     distributions = {split: label_distribution(split_rows) for split, split_rows in rows.items()}
     text = "\n\n".join(format_distribution(split, dist) for split, dist in distributions.items())
@@ -315,11 +323,33 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
     return rows, dropped
 
 
+def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: BuildConfig) -> list[dict]:
+    """Rows for mutants of real programs that pass every test: per task, up to ``config.generation_mutants``
+    such programs (a seeded draw), one mutant each, run and labelled like the others."""
+    passing: dict[str, list[dict]] = {}
+    for row in rows:
+        if row["kind"] == KIND and row["all_pass"]:
+            passing.setdefault(row["task_id"], []).append(row)
+    plan: list[tuple[dict, Candidate]] = []
+    for task_id in sorted(passing, key=_id_order):
+        rng = task_rng(config.seed, f"generation-mutants:{task_id}")
+        bases = rng.sample(passing[task_id], min(config.generation_mutants, len(passing[task_id])))
+        for base in bases:
+            plan += [(base, Candidate(mutant.code, MUTANT_KIND, f"{mutant.detail} of {base['detail']}", base["generator"]))
+                     for mutant in mutants_of(base["generated_code"], rng, count=1)]
+    jobs = [tasks[base["task_id"]].job(_program(tasks[base["task_id"]], candidate)) for base, candidate in plan]
+    results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
+    return [{**base, "generated_code": candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
+             "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail}
+            for (base, candidate), result in _progress(zip(plan, results), len(plan), "label mutants", config.progress)]
+
+
 def _program(task: Task, candidate: Candidate | None) -> str:
-    """What runs: the reference, a synthetic candidate, or a generation behind its harness's prelude."""
+    """What runs: the reference, a synthetic candidate, or a real program (or its mutant) behind its
+    harness's prelude."""
     if candidate is None:
         return task.reference
-    return EXECUTION_PRELUDE + candidate.code if candidate.kind == KIND else candidate.code
+    return EXECUTION_PRELUDE + candidate.code if candidate.kind in (KIND, MUTANT_KIND) else candidate.code
 
 
 def _source(task_id: str, text: str, prompt: str | None, candidate, config: BuildConfig) -> str:

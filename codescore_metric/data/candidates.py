@@ -6,6 +6,9 @@ Kinds (the ``kind`` field of each candidate):
 - ``foreign``: another task's reference (same split only), its entry function renamed to this one's;
 - ``non_executable``: a syntax error or an undefined name;
 - ``equivalent``: the reference with its local variables renamed (should pass everything).
+Every candidate made from a source keeps that source's layout (comments, spacing, parentheses) outside
+the statements it changes (``splice.splice``; ``partial`` stacks and ``foreign`` candidates included),
+so it differs from the source only where it was changed; one that does not parse stays as made.
 Candidates are deduplicated by normalised source (and never equal the reference) and capped per
 task; the draw is deterministic for a given seed and task id.
 """
@@ -20,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from codescore_metric.data import mutations
+from codescore_metric.data.splice import splice
 
 KINDS = ("mutant", "partial", "foreign", "non_executable", "equivalent")
 DEFAULT_MIX = {"mutant": 0.45, "partial": 0.2, "foreign": 0.1, "non_executable": 0.15, "equivalent": 0.1}
@@ -64,8 +68,8 @@ def make_candidates(task_id: str, reference: str, entry_point: str | None, donor
                     per_task: int = 20, seed: int = 0, mix: dict[str, float] | None = None) -> list[Candidate]:
     """Up to ``per_task`` distinct candidates for one task, drawn kind by kind in the proportions of
     ``mix`` (default ``DEFAULT_MIX``); slots a kind cannot fill go to the other kinds."""
-    if per_task < 1:
-        raise ValueError(f"per_task must be at least 1, got {per_task}")
+    if per_task < 0:
+        raise ValueError(f"per_task must be >= 0, got {per_task}")
     mix = DEFAULT_MIX if mix is None else mix
     unknown = set(mix) - set(KINDS)
     if unknown:
@@ -74,7 +78,8 @@ def make_candidates(task_id: str, reference: str, entry_point: str | None, donor
     streams = {"mutant": _mutants(reference, rng), "partial": _partials(reference, rng),
                "foreign": _foreign(task_id, entry_point, donors, rng),
                "non_executable": _round_robin(mutations.NON_EXECUTABLE, reference, rng, "non_executable"),
-               "equivalent": (Candidate(code, "equivalent", "rename_locals") for code in mutations.rename_locals(reference))}
+               "equivalent": (Candidate(splice(reference, code), "equivalent", "rename_locals")
+                              for code in mutations.rename_locals(reference))}
     quotas = _quotas(per_task, mix)
     seen = {normalise(reference)}
     chosen: list[Candidate] = []
@@ -111,7 +116,8 @@ def _take(stream: Iterator[Candidate], count: int, seen: set[str]) -> list[Candi
 
 def _round_robin(operators: dict[str, Callable[[str], list[str]]], source: str, rng: random.Random,
                  kind: str) -> Iterator[Candidate]:
-    """One mutant of each operator in turn (operators and their mutants in a seeded order)."""
+    """One mutant of each operator in turn (operators and their mutants in a seeded order), each
+    spliced into ``source``."""
     pools = []
     for name, operator in operators.items():
         found = operator(source)
@@ -121,7 +127,13 @@ def _round_robin(operators: dict[str, Callable[[str], list[str]]], source: str, 
     while any(found for _, found in pools):
         for name, found in pools:
             if found:
-                yield Candidate(found.pop(), kind, name)
+                yield Candidate(splice(source, found.pop()), kind, name)
+
+
+def mutants_of(program: str, rng: random.Random, count: int = 1) -> list[Candidate]:
+    """Up to ``count`` distinct ``mutant`` candidates of any parseable program (e.g. a real generated
+    one), drawn like a reference's and kept in the program's own layout."""
+    return _take(_mutants(program, rng), count, {normalise(program)})
 
 
 def _mutants(reference: str, rng: random.Random) -> Iterator[Candidate]:
@@ -129,11 +141,12 @@ def _mutants(reference: str, rng: random.Random) -> Iterator[Candidate]:
 
 
 def _partials(reference: str, rng: random.Random, attempts: int = 40) -> Iterator[Candidate]:
-    """Broken branches first, then stacks of two mutations from different operators."""
+    """Broken branches first, then stacks of two mutations from different operators, each spliced
+    into the reference."""
     branches = mutations.break_branch(reference)
     rng.shuffle(branches)
     for code in branches:
-        yield Candidate(code, "partial", "break_branch")
+        yield Candidate(splice(reference, code), "partial", "break_branch")
     names = sorted(mutations.OPERATORS)
     firsts: dict[str, list[str]] = {}
     for _ in range(attempts):
@@ -145,17 +158,18 @@ def _partials(reference: str, rng: random.Random, attempts: int = 40) -> Iterato
         first = rng.choice(firsts[first_name])
         seconds = mutations.OPERATORS[second_name](first)
         if seconds:
-            yield Candidate(rng.choice(seconds), "partial", f"{first_name}+{second_name}")
+            yield Candidate(splice(reference, rng.choice(seconds)), "partial", f"{first_name}+{second_name}")
 
 
 def _foreign(task_id: str, entry_point: str | None, donors: Sequence[Donor], rng: random.Random) -> Iterator[Candidate]:
-    """Other tasks' references with their entry function renamed to this task's entry point."""
+    """Other tasks' references with their entry function renamed to this task's entry point, spliced
+    into the donor's reference."""
     order = [donor for donor in donors if donor.task_id != task_id]
     rng.shuffle(order)
     for donor in order:
         code = rename_function(donor.reference, donor.entry_point, entry_point) if entry_point else None
         if code is not None:
-            yield Candidate(code, "foreign", f"task {donor.task_id}")
+            yield Candidate(splice(donor.reference, code), "foreign", f"task {donor.task_id}")
 
 
 def rename_function(source: str, old: str | None, new: str) -> str | None:

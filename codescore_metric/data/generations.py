@@ -27,6 +27,7 @@ from codescore_metric.jsonl import format_errors, read_jsonl
 
 EXECUTION_PRELUDE = "from typing import *\n"
 KIND = "generation"  # the ``kind`` of a real program's row (synthetic kinds: data.candidates.KINDS)
+MUTANT_KIND = "generation_mutant"  # a mutant of a real program that passed every test
 
 
 @dataclass(frozen=True)

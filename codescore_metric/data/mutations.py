@@ -5,7 +5,9 @@ in a fixed order (site by site in ``ast.walk`` order, then variant by variant), 
 ``ast.unparse``. Operators never run the code. ``OPERATORS`` holds the behaviour-changing ones,
 ``NON_EXECUTABLE`` the ones meant to break loading or running (syntax and name errors), and
 ``rename_locals`` is the one behaviour-preserving rewrite. Sampling among mutants, and so the seed,
-belongs to the caller (``candidates.py``).
+belongs to the caller (``candidates.py``), which also splices each mutant back into its source
+(``splice.splice``) so that the candidates it makes keep the source's layout outside the changed
+statement; the operators themselves return the ``ast.unparse`` text.
 """
 
 from __future__ import annotations
