@@ -1,7 +1,7 @@
 """Gradio demo for CodeScore (runs locally with `python app.py` and as a Hugging Face Space).
 
 The UI is built by `build_demo(scorer=None)`; scoring, result assembly and the plain-language
-reading live in `codescore_metric.report`, where they are tested without Gradio.
+reading live in `codescore_metric.results`, where they are tested without Gradio.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from codescore_metric import report
+from codescore_metric import results
 from codescore_metric.jsonl import write_jsonl
 
 TITLE = "CodeScore: does this code work? (estimated without running it)"
@@ -35,7 +35,7 @@ DEFAULT_MODELS = {
 
 # Correct, subtly wrong (starts from 0, so an all-negative list gives 0) and not executable.
 EXAMPLES_FILE = Path(__file__).with_name("examples") / "sample.jsonl"
-_ROWS = report.load_records(EXAMPLES_FILE)[:3]
+_ROWS = results.load_records(EXAMPLES_FILE)[:3]
 EXAMPLES = [[row["generated_code"], row["golden_code"], row["source"], "ref_nl"] for row in _ROWS]
 EXAMPLE_LABELS = [row["task_id"].split("/")[-1].replace("_", " ").capitalize() for row in _ROWS]
 
@@ -73,7 +73,7 @@ def build_demo(scorer=None, models: dict | None = None) -> gr.Blocks:
 
     def score(generated, reference, source, input_format, model):
         try:
-            out = report.score_single(get_scorer(model), generated or "", reference or "", source or "", input_format)
+            out = results.score_single(get_scorer(model), generated or "", reference or "", source or "", input_format)
         except ValueError as err:
             raise _user_error(err) from err
         return (out["codescore"], out["executability"], out["passability"], out["bleu"], out["codebleu"], out["reading"])
@@ -83,8 +83,8 @@ def build_demo(scorer=None, models: dict | None = None) -> gr.Blocks:
             raise gr.Error("Upload a .jsonl file first.", print_exception=False)
         path = Path(upload)
         try:
-            records = report.load_records(path)
-            scored, summary = report.score_records(
+            records = results.load_records(path)
+            scored, summary = results.score_records(
                 get_scorer(model),
                 records,
                 input_format,

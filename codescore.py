@@ -189,7 +189,7 @@ class CodeScore(evaluate.Metric):
         codebleu=True,
         lang="python",
     ):
-        from codescore_metric.report import metric_result
+        from codescore_metric.results import metric_result
 
         if len(predictions) == 0:
             raise ValueError("CodeScore got no samples: pass predictions to compute() or add them with add_batch() first")

@@ -1,11 +1,11 @@
-"""The Gradio app, in-process through gradio_client, and the report helpers it relies on."""
+"""The Gradio app, in-process through gradio_client, and the result helpers it relies on (codescore_metric.results)."""
 
 import json
 import math
 
 import pytest
 
-from codescore_metric import CodeScorer, baselines, report
+from codescore_metric import CodeScorer, baselines, results
 
 TASK = "Write a function add(a, b) that returns the sum of a and b."
 REF = "def add(a, b):\n    return a + b\n"
@@ -17,7 +17,7 @@ def scorer(tiny_model_dir):
     return CodeScorer(checkpoint=tiny_model_dir)
 
 
-# --------------------------------------------------------------------------- report (no gradio)
+# --------------------------------------------------------------------------- results (no gradio)
 @pytest.mark.parametrize(
     "scores, start",
     [
@@ -29,48 +29,48 @@ def scorer(tiny_model_dir):
     ],
 )
 def test_reading_is_plain_language(scores, start):
-    text = report.reading(*scores)
+    text = results.reading(*scores)
     assert text.startswith(start) and "not executed" in text
     assert f"{round(100 * scores[2])}%" in text  # passability as a percentage
 
 
 def test_reading_mentions_truncation_and_rejects_bad_numbers():
-    assert "12 tokens of source dropped" in report.reading(0.5, 0.9, 0.5, truncated={"source": 12})
-    assert report.truncation_note([{}, {"source": 3}, {"reference": 2, "source": 1}]).startswith("2 of 3 sample(s)")
-    assert report.truncation_note([{}, {}]) == ""
+    assert "12 tokens of source dropped" in results.reading(0.5, 0.9, 0.5, truncated={"source": 12})
+    assert results.truncation_note([{}, {"source": 3}, {"reference": 2, "source": 1}]).startswith("2 of 3 sample(s)")
+    assert results.truncation_note([{}, {}]) == ""
     with pytest.raises(ValueError, match="codescore must be a number in"):
-        report.reading(float("nan"), 0.5, 0.5)
+        results.reading(float("nan"), 0.5, 0.5)
 
 
 def test_reading_says_when_a_zero_was_certain_not_estimated(scorer):
-    assert report.reading(0.0, 0.0, 0.0, certain="syntax_error").startswith("Certainly fails: the code does not compile")
+    assert results.reading(0.0, 0.0, 0.0, certain="syntax_error").startswith("Certainly fails: the code does not compile")
     with pytest.raises(ValueError, match="certain must be one of"):
-        report.reading(0.0, 0.0, 0.0, certain="unknown")
-    out = report.score_single(scorer, "def f(:\n", "def f(x):\n    return x\n", "Return x.", "ref_nl")
+        results.reading(0.0, 0.0, 0.0, certain="unknown")
+    out = results.score_single(scorer, "def f(:\n", "def f(x):\n    return x\n", "Return x.", "ref_nl")
     assert out["codescore"] == 0.0 and "not estimated" in out["reading"]
 
 
 def test_score_single_matches_scorer_and_baselines(scorer):
-    out = report.score_single(scorer, GEN, REF, TASK, "ref_nl")
+    out = results.score_single(scorer, GEN, REF, TASK, "ref_nl")
     direct = scorer.score([GEN], references=[REF], sources=[TASK], input_format="ref_nl")
-    for key in report.SCORE_KEYS:
+    for key in results.SCORE_KEYS:
         assert out[key] == pytest.approx(getattr(direct, key)[0])
     assert out["bleu"] == pytest.approx(baselines.sentence_bleu([GEN], [REF])[0])
     assert out["codebleu"] == pytest.approx(baselines.sentence_codebleu([GEN], [REF])[0])
     assert out["signature"] == direct.signature
-    nl_only = report.score_single(scorer, GEN, "", TASK, "nl")
+    nl_only = results.score_single(scorer, GEN, "", TASK, "nl")
     assert nl_only["bleu"] is None and nl_only["codebleu"] is None
     with pytest.raises(ValueError, match="Enter the reference code"):
-        report.score_single(scorer, GEN, "  ", TASK, "ref")
+        results.score_single(scorer, GEN, "  ", TASK, "ref")
 
 
 def test_score_records_reports_progress_per_batch(scorer, tmp_path):
     lines = [json.dumps({"generated_code": g, "golden_code": REF, "source": TASK, "id": i}) for i, g in enumerate([GEN, REF, ""])]
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
-    records = report.load_records(path)
+    records = results.load_records(path)
     seen = []
-    scored, summary = report.score_records(scorer, records, "ref_nl", batch_size=2, on_progress=lambda d, t: seen.append((d, t)))
+    scored, summary = results.score_records(scorer, records, "ref_nl", batch_size=2, on_progress=lambda d, t: seen.append((d, t)))
     assert seen == [(1, 3), (3, 3)]  # the empty prediction is done without the model
     direct = scorer.score([GEN, REF, ""], references=[REF] * 3, sources=[TASK] * 3, input_format="ref_nl")
     assert [r["codescore"] for r in scored] == pytest.approx(direct.codescore, abs=1e-6)
@@ -84,11 +84,11 @@ def test_jsonl_errors_name_the_line_and_field(scorer, tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"a": 1}\n{oops\n[1]\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"2 bad line\(s\)(.|\n)*bad.jsonl:2: not valid JSON(.|\n)*bad.jsonl:3: expected a JSON object"):
-        report.load_records(path)
+        results.load_records(path)
     with pytest.raises(ValueError, match="record 1 has no 'source' field"):
-        report.score_records(scorer, [{"generated_code": GEN, "golden_code": REF}], "ref_nl")
+        results.score_records(scorer, [{"generated_code": GEN, "golden_code": REF}], "ref_nl")
     with pytest.raises(ValueError, match="no records"):
-        report.score_records(scorer, [], "ref")
+        results.score_records(scorer, [], "ref")
 
 
 # --------------------------------------------------------------------------- the app
@@ -121,7 +121,7 @@ def test_app_scores_each_format(served, scorer):
         codescore, executability, passability, bleu, codebleu, reading = client.predict(
             GEN, REF, TASK, fmt, model, api_name="/score"
         )
-        expected = report.score_single(scorer, GEN, REF, TASK, fmt)
+        expected = results.score_single(scorer, GEN, REF, TASK, fmt)
         assert codescore == pytest.approx(expected["codescore"], abs=1e-4)  # the Number shows 4 decimals
         assert executability == pytest.approx(expected["executability"], abs=1e-4)
         assert passability == pytest.approx(expected["passability"], abs=1e-4)

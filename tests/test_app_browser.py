@@ -61,7 +61,7 @@ def _number(page, label):
 def test_type_pick_format_click_and_read_scores(app_url, tiny_model_dir):
     from playwright.sync_api import expect, sync_playwright
 
-    from codescore_metric import CodeScorer, report
+    from codescore_metric import CodeScorer, results
 
     generated = "def add(a, b):\n    return a - b\n"
     reference = "def add(a, b):\n    return a + b\n"
@@ -86,7 +86,7 @@ def test_type_pick_format_click_and_read_scores(app_url, tiny_model_dir):
         finally:
             browser.close()
 
-    expected = report.score_single(CodeScorer(checkpoint=tiny_model_dir), generated, reference, "", "ref")
+    expected = results.score_single(CodeScorer(checkpoint=tiny_model_dir), generated, reference, "", "ref")
     for name, key in (("CodeScore", "codescore"), ("Executability", "executability"), ("Passability", "passability"), ("BLEU", "bleu"), ("CodeBLEU", "codebleu")):
         assert shown[name] == pytest.approx(expected[key], abs=1e-4), name
     assert (ARTIFACTS / "app-browser.png").stat().st_size > 10_000

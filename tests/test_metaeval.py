@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
-from codescore_metric.metaeval import report
+from codescore_metric.metaeval import rendering
 from codescore_metric.metaeval.correlation import (best_threshold, binary_agreement, classification, correlations, roc_auc,
                                                    within_task_kendall)
 from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, load_labelled, meta_evaluate
@@ -321,12 +321,12 @@ def test_meta_evaluate_adds_within_task_tau_and_per_group_numbers_from_sliced_va
     assert got["within_task_tau"] == pytest.approx(within["within_task_tau"]) and got["within_task_tasks"] == 2
     assert got["tau"] != pytest.approx(results["metrics"][0]["tau"])  # really computed on the slice
 
-    text = report.markdown(results)
+    text = rendering.markdown(results)
     assert "## Metrics vs PassRatio by generator" in text and "- left out, fewer than 2 rows: c" in text
     assert "### generator = a (4 samples, 2 tasks (2 for τ within task); mean PassRatio" in text
     assert f"| m | {got['value']:.4f} | {got['tau']:.4f} | {got['spearman']:.4f} | {got['pearson']:.4f} | {got['mae']:.4f} | " \
            f"{got['within_task_tau']:.4f} |" in text
-    report.write_json(results, tmp_path / "g.json")
+    rendering.write_json(results, tmp_path / "g.json")
     written = json.loads((tmp_path / "g.json").read_text())
     assert written["by_group"]["groups"][0]["metrics"][0]["within_task_tau"] == pytest.approx(got["within_task_tau"])
     assert written["settings"]["group_field"] == "generator"
@@ -341,7 +341,7 @@ def test_without_a_task_id_in_every_row_or_a_group_field_the_new_parts_are_absen
     results = meta_evaluate(data, [MetricRun("m", "extra", data.extras["m"], None)], Settings(group_field=None))
     assert results["metrics"][0]["within_task_tau"] is None and results["by_group"] is None
     assert "within-task τ not computed: not every row has a task id" in results["notes"]
-    text = report.markdown(results)
+    text = rendering.markdown(results)
     assert "| Method | Value | τ (tau-b) | r_s | r_p | MAE | Time vs BLEU |" in text and "by generator" not in text
     assert load_labelled(source, group_field="model").groups is None  # no row has that field
 

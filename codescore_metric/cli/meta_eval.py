@@ -71,7 +71,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from codescore_metric.metaeval import report
+    from codescore_metric.metaeval import rendering
     from codescore_metric.metaeval.runner import Fields, Settings, run_meta_eval
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:
@@ -86,11 +86,11 @@ def run(args) -> int:
     fields = Fields(args.prediction_field, args.reference_field, args.source_field, args.pass_ratio_field,
                     args.executable_field, args.all_pass_field, args.task_id_field)
     outcome = run_meta_eval(args.input, settings, fields, tuple(dict.fromkeys(args.extra_metric)))
-    sys.stdout.write(report.markdown(outcome.results))
+    sys.stdout.write(rendering.markdown(outcome.results))
     if args.json:
-        report.write_json(outcome.results, args.json)
+        rendering.write_json(outcome.results, args.json)
         print(f"wrote {args.json}", file=sys.stderr)
     if args.plot:
-        report.write_scatter(outcome.runs, outcome.pass_ratio, outcome.results["metrics"], args.plot)
+        rendering.write_scatter(outcome.runs, outcome.pass_ratio, outcome.results["metrics"], args.plot)
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0
