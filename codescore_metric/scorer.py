@@ -20,7 +20,7 @@ from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downl
 from codescore_metric.devices import DTYPE_NAMES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import InputFormat
-from codescore_metric.inputs import choose_format, validate_inputs
+from codescore_metric.inputs import choose_format, text_list, validate_inputs
 from codescore_metric.layer_mix import NORMALIZATIONS
 from codescore_metric.modeling import OUTPUT_NAMES
 
@@ -189,12 +189,20 @@ class CodeScorer:
         prediction, and with ``static_checks`` one that does not compile or lacks every definition of
         the reference, scores 0 on all three without the model (``ScoreResult.certain`` says why).
         With ``normalization="batch"`` such a sample still takes its place in the authors' batches,
-        whose statistics include it.
+        whose statistics include it, and the batches are theirs: sorted by the character length of
+        ``sources`` whenever they are given (Ref-only then takes them for this order alone, as the
+        authors' inference does), else of ``references``.
         ``on_progress(done, total)`` is called before the first batch and after each one (e.g. for
         a UI progress bar); samples not sent to the model count as done from the start.
         """
         fmt = choose_format(input_format, references, sources, self.config.default_input_format)
+        ordering = None
+        if self.normalization == "batch" and sources is not None and "source" not in fmt.fields:
+            ordering, sources = text_list("sources", sources), None  # read for the batch order only
         columns = validate_inputs(fmt, predictions, references, sources)
+        if ordering is not None and len(ordering) != len(columns["prediction"]):
+            raise ValueError(f"sources has {len(ordering)} items but predictions has {len(columns['prediction'])}; "
+                             "give one per prediction")
         if batch_size is None:
             batch_size = REFERENCE_BATCH_SIZE if self.normalization == "batch" else DEFAULT_BATCH_SIZE
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
@@ -205,7 +213,8 @@ class CodeScorer:
         # With batch statistics every sample is part of its batch; otherwise only those estimated are encoded.
         read = range(total) if self.normalization == "batch" else [i for i in range(total) if certain[i] is None]
         encoded = dict(zip(read, self.encoder.encode({name: [texts[i] for i in read] for name, texts in columns.items()})))
-        batches = [batch for batch in self._batches(encoded, columns, batch_size) if any(certain[i] is None for i in batch)]
+        batches = [batch for batch in self._batches(encoded, ordering or columns.get("source") or references, batch_size)
+                   if any(certain[i] is None for i in batch)]
         outputs = np.zeros((total, len(OUTPUT_NAMES)), dtype=np.float64)
         from tqdm.auto import tqdm
 
@@ -231,11 +240,11 @@ class CodeScorer:
             signature=self.signature(fmt),
         )
 
-    def _batches(self, encoded: dict[int, EncodedSample], columns: dict[str, list[str]], batch_size: int) -> list[list[int]]:
+    def _batches(self, encoded: dict[int, EncodedSample], sort_texts: list[str], batch_size: int) -> list[list[int]]:
+        """Batches of sample indices: the authors' (``np.argsort`` of ``sort_texts``' character lengths) with
+        batch statistics, else longest inputs first."""
         if self.normalization == "batch":
-            # The authors' composition: np.argsort of the NL's character length (else the reference's).
-            key = columns.get("source", columns.get("reference", columns["prediction"]))
-            order = np.argsort([len(text) for text in key]).tolist()
+            order = np.argsort([len(text) for text in sort_texts]).tolist()
         else:
             order = sorted(encoded, key=lambda i: -len(encoded[i].input_ids))
         return [order[start:start + batch_size] for start in range(0, len(order), batch_size)]

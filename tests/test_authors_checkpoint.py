@@ -60,8 +60,9 @@ def authors_files(tmp_path_factory):
     return path, encoder_dir, state
 
 
-def expected_scores(state, tokenizer, predictions, references, sources, batch_size):
-    """The authors' forward pass written out from the spec: encoding, argsort batching, batch statistics, ff1."""
+def expected_scores(state, tokenizer, samples, order, batch_size):
+    """The authors' forward pass written out from the spec: encoding of each sample's segments (generated,
+    reference and/or NL), batches of ``order`` (their argsort), batch statistics, ff1."""
     from transformers import RobertaModel
 
     vocab_size = state["encoder.model.embeddings.word_embeddings.weight"].shape[0]
@@ -70,14 +71,13 @@ def expected_scores(state, tokenizer, predictions, references, sources, batch_si
     roberta.eval()
     weights = sparsemax_by_bisection(torch.cat([state[f"layerwise_attention.scalar_parameters.{k}"] for k in range(LAYERS + 1)]).double()).float()
 
-    def encode(g, r, n):
-        segments = [tokenizer(t, add_special_tokens=False)["input_ids"] for t in (g, r, n)]
-        ids = [0] + segments[0] + [2, 2] + segments[1] + [2, 2] + segments[2] + [2]
+    def encode(*texts):
+        segments = [tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
+        ids = [0] + [token for segment in segments for token in segment + [2, 2]][:-1]
         return ids, [0] * (len(segments[0]) + 2) + [1] * (len(ids) - len(segments[0]) - 2)
 
-    encoded = [encode(*texts) for texts in zip(predictions, references, sources)]
-    order = np.argsort([len(s) for s in sources])
-    scores = np.zeros((len(predictions), 3))
+    encoded = [encode(*texts) for texts in samples]
+    scores = np.zeros((len(samples), 3))
     for start in range(0, len(order), batch_size):
         rows = order[start:start + batch_size]
         width = max(len(encoded[i][0]) for i in rows)
@@ -102,13 +102,37 @@ def test_authors_checkpoint_scores_match_the_spelled_out_forward(authors_files):
     path, encoder_dir, state = authors_files
     scorer = CodeScorer(path, encoder=encoder_dir)
     result = scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES, batch_size=4)
-    expected = expected_scores(state, scorer.tokenizer, PREDICTIONS, REFERENCES, SOURCES, batch_size=4)
+    expected = expected_scores(state, scorer.tokenizer, list(zip(PREDICTIONS, REFERENCES, SOURCES)),
+                               np.argsort([len(s) for s in SOURCES]), batch_size=4)
     got = np.array([result.codescore, result.executability, result.passability]).T
     nonempty = [i for i, p in enumerate(PREDICTIONS) if p]
     np.testing.assert_allclose(got[nonempty], expected[nonempty], atol=1e-5)
     assert result.input_format == "ref_nl"  # from the checkpoint's input_segments
     assert "profile:reference" in result.signature and "norm:batch" in result.signature and "static:off" in result.signature
     assert result.codescore[PREDICTIONS.index("")] == 0.0
+
+
+def test_ref_only_batches_follow_the_sources_as_the_authors_do(authors_files):
+    path, encoder_dir, state = authors_files
+    scorer = CodeScorer(path, encoder=encoder_dir)
+    by_source, by_reference = [3, 1, 4, 2, 5, 0], [3, 0, 1, 2, 5, 4]  # batches of 4: {3,1,4,2} {5,0} / {3,0,1,2} {5,4}
+    assert np.argsort([len(s) for s in SOURCES]).tolist() == by_source
+    assert np.argsort([len(r) for r in REFERENCES]).tolist() == by_reference
+    ref_only = list(zip(PREDICTIONS, REFERENCES))
+    nonempty = [i for i, p in enumerate(PREDICTIONS) if p]
+    for sources, order in ((SOURCES, by_source), (None, by_reference)):
+        result = scorer.score(PREDICTIONS, references=REFERENCES, sources=sources, input_format="ref", batch_size=4)
+        got = np.array([result.codescore, result.executability, result.passability]).T
+        expected = expected_scores(state, scorer.tokenizer, ref_only, order, batch_size=4)
+        np.testing.assert_allclose(got[nonempty], expected[nonempty], atol=1e-5)
+        assert result.input_format == "ref"
+    other_order = expected_scores(state, scorer.tokenizer, ref_only, by_reference, batch_size=4)
+    assert np.abs(expected_scores(state, scorer.tokenizer, ref_only, by_source, 4) - other_order)[nonempty].max() > 1e-4
+    with pytest.raises(ValueError, match="sources has 2 items but predictions has 6"):
+        scorer.score(PREDICTIONS, references=REFERENCES, sources=SOURCES[:2], input_format="ref")
+    with pytest.raises(ValueError, match="sources were given but input_format='ref' does not read them"):
+        CodeScorer(path, encoder=encoder_dir, normalization="sample").score(
+            PREDICTIONS, references=REFERENCES, sources=SOURCES, input_format="ref")
 
 
 def test_batch_statistics_make_scores_depend_on_the_batch(authors_files):
