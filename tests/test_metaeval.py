@@ -398,3 +398,15 @@ def test_codescore_label_output_chains_into_meta_eval_with_no_flags(tmp_path, ca
     assert main(["meta-eval", str(tmp_path / "labelled.jsonl"), "--no-codebleu", "--no-progress"]) == 0
     printed = capsys.readouterr().out
     assert "0.75" in printed  # mean PassRatio of the two programs (1.0 and 0.5), read from label's own field names
+
+
+def test_scatter_panels_share_fixed_unit_axes_and_show_within_task_tau():
+    from types import SimpleNamespace
+
+    runs = [SimpleNamespace(name="A", values=[0.2, 0.4, 0.6]), SimpleNamespace(name="B", values=[0.1, 1.4, 0.3])]
+    metrics = [{"name": "A", "tau": 0.5, "spearman": 0.6, "within_task_tau": 0.25}, {"name": "B", "tau": 0.1, "spearman": 0.2}]
+    figure = rendering.scatter_figure(runs, [0.0, 0.5, 1.0], metrics, columns=3)
+    first, second = figure.axes
+    assert first.get_xlim() == pytest.approx((-0.03, 1.03)) and first.get_ylim() == pytest.approx((-0.03, 1.03))
+    assert second.get_xlim() == pytest.approx((-0.03, 1.43))  # widened for a value above 1, never cut
+    assert "within-task τ 0.250" in first.get_title() and "within-task" not in second.get_title()

@@ -118,7 +118,13 @@ def write_json(results: dict, path: str | Path) -> None:
 
 
 def write_scatter(runs, pass_ratio, metrics: list[dict], path: str | Path, columns: int = 3) -> None:
-    """A PNG grid with one scatter per metric (x: metric value, y: PassRatio), titled with its τ and r_s."""
+    """Save `scatter_figure` as a PNG."""
+    scatter_figure(runs, pass_ratio, metrics, columns).savefig(path, format="png", dpi=100)
+
+
+def scatter_figure(runs, pass_ratio, metrics: list[dict], columns: int = 3):
+    """A grid with one scatter per metric (x: metric value, y: PassRatio) on axes fixed to 0-1 (widened
+    only for a metric whose values leave that range), titled with its τ, r_s and within-task τ."""
     try:
         from matplotlib.figure import Figure
     except ImportError as error:
@@ -131,10 +137,15 @@ def write_scatter(runs, pass_ratio, metrics: list[dict], path: str | Path, colum
     stats = {m["name"]: m for m in metrics}
     for index, run in enumerate(runs):
         axes = figure.add_subplot(rows, columns, index + 1)
-        axes.scatter(run.values, pass_ratio, s=6, alpha=0.35, linewidths=0)
+        axes.scatter(run.values, pass_ratio, s=14, alpha=0.3, linewidths=0.3, edgecolors="white")
         m = stats[run.name]
-        axes.set_title(f"{run.name}\nτ {_number(m['tau'], 3)}  r_s {_number(m['spearman'], 3)}", fontsize=9)
+        within = f"  within-task τ {_number(m['within_task_tau'], 3)}" if m.get("within_task_tau") is not None else ""
+        axes.set_title(f"{run.name}\nτ {_number(m['tau'], 3)}  r_s {_number(m['spearman'], 3)}{within}", fontsize=9)
+        finite = [value for value in run.values if math.isfinite(value)]
+        axes.set_xlim(min([0.0, *finite]) - 0.03, max([1.0, *finite]) + 0.03)
+        axes.set_ylim(-0.03, 1.03)
+        axes.grid(alpha=0.3, linewidth=0.5)
         axes.set_xlabel("metric value", fontsize=8)
-        axes.set_ylabel("PassRatio", fontsize=8)
+        axes.set_ylabel("PassRatio (execution)", fontsize=8)
         axes.tick_params(labelsize=7)
-    figure.savefig(path, format="png", dpi=100)
+    return figure
