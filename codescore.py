@@ -36,6 +36,8 @@ Args:
     bleu (bool): compute BLEU (sacrebleu, 13a tokenizer). Default True; needs references.
     codebleu (bool): compute CodeBLEU (codebleu package). Default True; needs references.
     lang (str): CodeBLEU language. Default "python".
+    The last four can also be given to `evaluate.load(...)`, which makes them the defaults; do that
+    inside `evaluate.combine`, which passes every compute keyword to every metric.
 Returns:
     codescore, executability, passability (float): means over the samples, each in [0, 1].
     exact_match, bleu, codebleu (float): when references are given (corpus BLEU / CodeBLEU, 0-1).
@@ -85,6 +87,10 @@ class CodeScore(evaluate.Metric):
         local_files_only=None,
         encoder=None,
         static_checks=None,
+        return_per_sample=True,
+        bleu=True,
+        codebleu=True,
+        lang="python",
         **kwargs,
     ):
         self._scorer_args = dict(
@@ -98,6 +104,8 @@ class CodeScore(evaluate.Metric):
             static_checks=static_checks,
         )
         self._batch_size = batch_size
+        # compute()'s defaults, settable at load time, so evaluate.combine needs no CodeScore keyword
+        self._compute_defaults = dict(return_per_sample=return_per_sample, bleu=bleu, codebleu=codebleu, lang=lang)
         self._scorer = None
         super().__init__(**kwargs)
 
@@ -184,15 +192,17 @@ class CodeScore(evaluate.Metric):
         sources=None,
         batch_size=None,
         progress_bar=False,
-        return_per_sample=True,
-        bleu=True,
-        codebleu=True,
-        lang="python",
+        return_per_sample=None,
+        bleu=None,
+        codebleu=None,
+        lang=None,
     ):
         from codescore_metric.results import metric_result
 
         if len(predictions) == 0:
             raise ValueError("CodeScore got no samples: pass predictions to compute() or add them with add_batch() first")
+        given = dict(return_per_sample=return_per_sample, bleu=bleu, codebleu=codebleu, lang=lang)
+        options = {name: self._compute_defaults[name] if value is None else value for name, value in given.items()}
         result = self._get_scorer().score(
             predictions,
             references=references,
@@ -201,12 +211,4 @@ class CodeScore(evaluate.Metric):
             batch_size=batch_size or self._batch_size,
             progress_bar=progress_bar,
         )
-        return metric_result(
-            result,
-            predictions,
-            references,
-            bleu=bleu,
-            codebleu=codebleu,
-            lang=lang,
-            return_per_sample=return_per_sample,
-        )
+        return metric_result(result, predictions, references, **options)

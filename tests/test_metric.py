@@ -95,6 +95,36 @@ def test_default_config_is_ref_and_works_in_combine(tiny_model_dir):
     assert "fmt:ref|" in combined["signature"] and FLAT <= set(combined)
 
 
+EXACT_MATCH_SCRIPT = """
+import datasets
+import evaluate
+
+
+class ExactMatch(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(description="", citation="", inputs_description="",
+                                   features=datasets.Features({"predictions": datasets.Value("string"),
+                                                               "references": datasets.Value("string")}))
+
+    def _compute(self, predictions, references):
+        return {"exact_match": sum(p == r for p, r in zip(predictions, references)) / len(predictions)}
+"""
+
+
+def test_combine_with_another_metric_takes_codescore_options_at_load_time(tiny_model_dir, tmp_path):
+    script = tmp_path / "exact_match_here.py"
+    script.write_text(EXACT_MATCH_SCRIPT)
+    other = evaluate.load(str(script))
+    with pytest.raises(TypeError, match="codebleu"):  # combine passes compute keywords to every metric
+        evaluate.combine([other, load("ref", tiny_model_dir)]).compute(predictions=PREDS, references=REFS, codebleu=False)
+    quiet = load("ref", tiny_model_dir, codebleu=False, return_per_sample=False)
+    combined = evaluate.combine([other, quiet]).compute(predictions=PREDS, references=REFS)
+    # both report exact_match, so combine prefixes it with each module's name
+    assert combined["exact_match_exact_match"] == 0.25 and combined["code_score_exact_match"] == 0.25
+    assert "codebleu" not in combined and "codescore_per_sample" not in combined
+    assert "bleu" in combined and "codebleu" in quiet.compute(predictions=PREDS, references=REFS, codebleu=True)
+
+
 def test_add_batch_and_add_then_compute(tiny_model_dir):
     metric = load("ref_nl", tiny_model_dir)
     metric.add_batch(predictions=PREDS[:2], references=REFS[:2], sources=SRCS[:2])
