@@ -65,12 +65,9 @@ Examples:
     ['bleu', 'codebleu', 'codescore', 'exact_match', 'executability', 'num_truncated', 'passability', 'signature']
 """
 
-_FIELDS = {
-    "default": ("predictions", "references"),
-    "ref": ("predictions", "references"),
-    "nl": ("predictions", "sources"),
-    "ref_nl": ("predictions", "references", "sources"),
-}
+# Config name -> the arguments it reads: one config per input format, named by its value ('default' is 'ref').
+_FIELDS = {fmt.value: fmt.arguments for fmt in codescore_metric.InputFormat}
+_FIELDS["default"] = _FIELDS["ref"]
 
 
 class CodeScore(evaluate.Metric):

@@ -24,7 +24,8 @@ RESULTS = Path(__file__).parent / "results" / "scorer_speed.md"
 
 
 def unixcoder_sized_config(vocab_size: int) -> dict:
-    """microsoft/unixcoder-base's shape (reference-notes 1.1) with our tokenizer's vocabulary size."""
+    """microsoft/unixcoder-base's shape (the authors' backbone, paper §4.1.4; its Hub config is a RoBERTa with
+    12 layers, hidden size 768, 1026 positions and 10 token types) with our tokenizer's vocabulary size."""
     from transformers import RobertaConfig
 
     return RobertaConfig(

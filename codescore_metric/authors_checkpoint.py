@@ -1,7 +1,8 @@
 """Load the authors' released Lightning checkpoint (``dz1/CodeScore``) without Lightning or COMET.
 
-The file holds only weights (reference-notes section 3): the encoder config and tokenizer come from
-``microsoft/unixcoder-base`` (or a local copy of it). Keys are mapped onto `UniCEModel`, shapes are
+The file holds only weights (a weights-only PyTorch Lightning checkpoint of the authors' COMET-based
+model; the Hub repo has no hparams.yaml or encoder config beside it): the encoder config and tokenizer
+come from ``microsoft/unixcoder-base`` (or a local copy of it). Keys are mapped onto `UniCEModel`, shapes are
 checked, and every key that is not used must be on an explicit allow-list.
 """
 
@@ -14,7 +15,10 @@ from codescore_metric.modeling import UniCEConfig, UniCEModel
 
 DEFAULT_ENCODER = "microsoft/unixcoder-base"
 AUTHORS_REPOS = {"dz1/CodeScore": "epoch=8-step=299583-val_pearson=0.739.ckpt"}
-# Keys the authors' model saves but never uses for a score (reference-notes 1.5, 1.6, 3.2).
+# Keys the authors' model saves but never uses for a score: the position-id buffer older transformers saved,
+# the RoBERTa pooler (computed, never read), the estimator's ff2/ff3 copies (every output comes from ff1), the
+# word-level tagging head and its loss weights (no part of the score), and the layer mix's training-only
+# dropout buffers.
 IGNORED_KEY_PATTERNS = (
     r"encoder\.model\.embeddings\.position_ids",
     r"encoder\.model\.pooler\..*",

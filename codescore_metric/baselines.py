@@ -37,7 +37,6 @@ from collections.abc import Sequence
 
 __all__ = [
     "CODEBLEU_DEFAULT_WEIGHTS",
-    "CODEBLEU_COMPONENTS",
     "codebleu_languages",
     "bleu_signature",
     "corpus_bleu",
@@ -48,12 +47,6 @@ __all__ = [
 ]
 
 CODEBLEU_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
-CODEBLEU_COMPONENTS = (
-    "ngram_match_score",
-    "weighted_ngram_match_score",
-    "syntax_match_score",
-    "dataflow_match_score",
-)
 BLEU_TOKENIZER = "13a"
 
 

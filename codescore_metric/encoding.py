@@ -2,7 +2,7 @@
 
 Two profiles:
 
-* ``reference`` reproduces the authors' encoder exactly (reference-notes 1.2): each segment is
+* ``reference`` reproduces the authors' encoder exactly (paper §4.1.4 gives the order "[CLS] g [SEP] r [SEP] n [SEP]"; the authors' code joins RoBERTa-style): each segment is
   tokenized alone and capped at ``max_length - 4`` inner tokens, pad ids (and the authors' ``<v>``
   tags) are deleted, segments are joined as ``<s> g </s></s> r </s></s> n </s>``, and when the inner
   lengths sum past ``max_length - 1 - n_segments`` the joined ids are cut to ``max_length``, which

@@ -10,13 +10,13 @@ import torch
 from torch import nn
 
 from codescore_metric.encoding import EncodingSpec
+from codescore_metric.formats import OUTPUT_NAMES
 from codescore_metric.layer_mix import NORMALIZATIONS, POOLINGS, LayerMix
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
 WEIGHT_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 CONFIG_FORMAT_VERSION = 1
-OUTPUT_NAMES = ("codescore", "executability", "passability")
 HEAD_TYPES = ("shared", "separate")
 _ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU, "gelu": nn.GELU}
 

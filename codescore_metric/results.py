@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from codescore_metric import baselines
+from codescore_metric.formats import COLUMN_FOR_FIELD, OUTPUT_NAMES, InputFormat
 
 __all__ = [
     "SCORE_KEYS",
-    "DEFAULT_FIELDS",
     "metric_result",
     "reading",
     "score_single",
@@ -24,9 +24,7 @@ __all__ = [
     "score_records",
 ]
 
-SCORE_KEYS = ("codescore", "executability", "passability")
-# Record field names read by `codescore score` and the app's file tab.
-DEFAULT_FIELDS = {"prediction": "generated_code", "reference": "golden_code", "source": "source"}
+SCORE_KEYS = OUTPUT_NAMES  # another name of `formats.OUTPUT_NAMES`, kept while app.py and tests/test_app.py use it
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -72,8 +70,8 @@ def metric_result(
     ``<name>_per_sample`` (sentence-level BLEU/CodeBLEU) plus ``truncated`` (tokens dropped per
     field, per sample). An empty input gives NaN means and empty lists.
     """
-    out: dict = {key: _mean(getattr(result, key)) for key in SCORE_KEYS}
-    per_sample: dict = {f"{key}_per_sample": [float(v) for v in getattr(result, key)] for key in SCORE_KEYS}
+    out: dict = {key: _mean(getattr(result, key)) for key in OUTPUT_NAMES}
+    per_sample: dict = {f"{key}_per_sample": [float(v) for v in getattr(result, key)] for key in OUTPUT_NAMES}
     have_refs = references is not None and len(predictions) > 0
     if have_refs:
         em = baselines.exact_match(predictions, references)
@@ -115,7 +113,7 @@ def reading(codescore: float, executability: float, passability: float, truncate
         if certain not in CERTAIN_READINGS:
             raise ValueError(f"certain must be one of {sorted(CERTAIN_READINGS)} or None, got {certain!r}")
         return CERTAIN_READINGS[certain]
-    for name, value in (("codescore", codescore), ("executability", executability), ("passability", passability)):
+    for name, value in zip(OUTPUT_NAMES, (codescore, executability, passability)):
         if not isinstance(value, (int, float)) or math.isnan(value) or not 0.0 <= value <= 1.0:
             raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
     if executability < 0.5 and codescore >= 0.5:
@@ -163,8 +161,6 @@ def score_single(
     Only the fields the format reads go to the model; BLEU/CodeBLEU use the reference whenever one
     is given. Raises ValueError with a message meant for the user on missing input.
     """
-    from codescore_metric.formats import InputFormat
-
     fmt = InputFormat.parse(input_format)
     texts = {"prediction": generated, "reference": reference, "source": source}
     labels = {"prediction": "the generated code", "reference": "the reference code", "source": "the task description (NL)"}
@@ -179,10 +175,10 @@ def score_single(
     )
     has_ref = isinstance(reference, str) and bool(reference.strip())
     full = metric_result(result, [generated], [reference] if has_ref else None)
-    out = {key: full[f"{key}_per_sample"][0] for key in SCORE_KEYS}
+    out = {key: full[f"{key}_per_sample"][0] for key in OUTPUT_NAMES}
     out["bleu"] = full["bleu_per_sample"][0] if has_ref else None
     out["codebleu"] = full["codebleu_per_sample"][0] if has_ref else None
-    out["reading"] = reading(*(out[key] for key in SCORE_KEYS), truncated=full["truncated"][0], certain=result.certain[0])
+    out["reading"] = reading(*(out[key] for key in OUTPUT_NAMES), truncated=full["truncated"][0], certain=result.certain[0])
     out["signature"] = full["signature"]
     return out
 
@@ -190,13 +186,9 @@ def score_single(
 # --------------------------------------------------------------------------- jsonl files
 def load_records(path: str | Path) -> list[dict]:
     """Read a jsonl file of JSON objects; bad lines raise one ValueError listing ``file:line``."""
-    from codescore_metric.jsonl import format_errors, read_jsonl
+    from codescore_metric.jsonl import read_records
 
-    rows, errors = read_jsonl(path)
-    errors += [(line, f"expected a JSON object, got {type(row).__name__}") for line, row in rows if not isinstance(row, dict)]
-    if errors:
-        raise ValueError(f"{len(errors)} bad line(s); nothing was scored:\n{format_errors(Path(path).name, errors)}")
-    return [row for _, row in rows]
+    return [row for _, row in read_records(path, "{count} bad line(s); nothing was scored", shown_as=Path(path).name)]
 
 
 def _column(records: Sequence[dict], key: str, what: str) -> list[str]:
@@ -229,12 +221,10 @@ def score_records(
     ``(records with scores added, summary from metric_result without per-sample lists)``.
 
     ``input_format`` is "ref", "nl" or "ref_nl"; ``fields`` maps "prediction"/"reference"/"source"
-    to record keys (default: generated_code / golden_code / source).
+    to record keys (default: ``formats.COLUMN_FOR_FIELD``, i.e. generated_code / golden_code / source).
     """
-    from codescore_metric.formats import InputFormat
-
     fmt = InputFormat.parse(input_format)
-    names = {**DEFAULT_FIELDS, **(fields or {})}
+    names = {**COLUMN_FOR_FIELD, **(fields or {})}
     if not records:
         raise ValueError("the file holds no records")
     preds = _column(records, names["prediction"], "generated code")
@@ -247,7 +237,7 @@ def score_records(
     scored = []
     for i, record in enumerate(records):
         row = dict(record)
-        for key in SCORE_KEYS + ("bleu", "codebleu", "exact_match"):
+        for key in OUTPUT_NAMES + ("bleu", "codebleu", "exact_match"):
             if f"{key}_per_sample" in summary:
                 row[key] = summary[f"{key}_per_sample"][i]
         if summary["truncated"][i]:

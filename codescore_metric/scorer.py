@@ -19,10 +19,9 @@ from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
 from codescore_metric.devices import DTYPE_NAMES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
-from codescore_metric.formats import InputFormat
+from codescore_metric.formats import OUTPUT_NAMES, InputFormat
 from codescore_metric.inputs import choose_format, text_list, validate_inputs
 from codescore_metric.layer_mix import NORMALIZATIONS
-from codescore_metric.modeling import OUTPUT_NAMES
 
 logger = logging.getLogger(__name__)
 

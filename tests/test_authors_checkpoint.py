@@ -18,7 +18,8 @@ SOURCES = ["Write a function to add two numbers.", "Add two numbers.", "Print th
 
 
 def authors_state_dict(vocab_size: int, seed: int = 1):
-    """Random weights under the authors' LightningModule key names, extras included (reference-notes 3.2)."""
+    """Random weights under the authors' LightningModule key names (``encoder.model.*``, ``layerwise_attention.*``,
+    ``estimator.ff{1,2,3}.*``), the unused extras included (pooler, ``hidden2tag``, ``wordloss``, dropout buffers)."""
     from transformers import RobertaModel
 
     torch.manual_seed(seed)
@@ -196,3 +197,19 @@ def test_missing_encoder_offline_says_how_to_get_it(authors_files):
     path, _, _ = authors_files
     with pytest.raises(OSError, match="hf download microsoft/unixcoder-base"):
         CodeScorer(path, local_files_only=True)
+
+
+def test_cli_ref_only_in_batch_mode_orders_by_the_file_sources(authors_files, tmp_path):
+    import json
+
+    path, encoder_dir, _ = authors_files
+    rows = [{"generated_code": p, "golden_code": r, "source": s} for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "out.jsonl"
+    assert cli_main(["score", str(source), "--checkpoint", str(path), "--encoder", str(encoder_dir), "--format", "ref",
+                     "--batch-size", "4", "-o", str(out), "--no-progress"]) == 0
+    written = [json.loads(line)["codescore"] for line in out.read_text().splitlines()]
+    expected = CodeScorer(path, encoder=encoder_dir).score(PREDICTIONS, references=REFERENCES, sources=SOURCES,
+                                                           input_format="ref", batch_size=4).codescore
+    assert written == pytest.approx(expected, abs=1e-7)

@@ -11,7 +11,7 @@ import pytest
 
 from codescore_metric.cli import main as cli_main
 from codescore_metric.data import mutations
-from codescore_metric.data.builder import COLUMNS, BuildConfig, build, hash_splits, mbpp_splits
+from codescore_metric.data.builder import COLUMN_TYPES, BuildConfig, build, hash_splits, mbpp_splits
 from codescore_metric.data.candidates import KINDS, Donor, make_candidates, normalise, rename_function
 from codescore_metric.data.distribution import histogram, label_distribution
 from codescore_metric.execution import Job, Limits, run_many
@@ -207,7 +207,7 @@ def test_build_end_to_end_on_hand_written_tasks(tmp_path):
     loaded = datasets.load_from_disk(str(tmp_path / "out" / "dataset"))
     assert set(loaded) == {"train", "validation"}
     for split in loaded.values():
-        assert set(COLUMNS) <= set(split.column_names)
+        assert set(COLUMN_TYPES) <= set(split.column_names)
     train_ids, val_ids = set(loaded["train"]["task_id"]), set(loaded["validation"]["task_id"])
     assert train_ids and val_ids and not train_ids & val_ids
     ratios = [row["pass_ratio"] for split in report.rows.values() for row in split]
@@ -219,7 +219,7 @@ def test_build_end_to_end_on_hand_written_tasks(tmp_path):
                 assert row["detail"].removeprefix("task ") in split_ids - {row["task_id"]}
             assert row["executable"] or not row["all_pass"]
     lines = (tmp_path / "out" / "validation.jsonl").read_text().splitlines()
-    assert len(lines) == len(loaded["validation"]) and set(COLUMNS) <= set(json.loads(lines[0]))
+    assert len(lines) == len(loaded["validation"]) and set(COLUMN_TYPES) <= set(json.loads(lines[0]))
     assert "pass_ratio bin" in (tmp_path / "out" / "label_distribution.md").read_text()
 
 
@@ -271,7 +271,7 @@ def test_humaneval_eval_only_writes_a_labelled_jsonl(tmp_path):
     assert code == 0
     assert not (tmp_path / "out" / "dataset").exists() and not (tmp_path / "out" / "train.jsonl").exists()
     rows = [json.loads(line) for line in (tmp_path / "out" / "eval.jsonl").read_text().splitlines()]
-    assert rows and all(set(COLUMNS) <= set(row) and row["num_tests"] == 5 for row in rows)
+    assert rows and all(set(COLUMN_TYPES) <= set(row) and row["num_tests"] == 5 for row in rows)
     assert rows[0]["source"] == HUMANEVAL_ROW["prompt"]
     assert rows[0]["golden_code"] == HUMANEVAL_ROW["prompt"] + HUMANEVAL_ROW["canonical_solution"]
 

@@ -9,10 +9,11 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
+from codescore_metric.correlation import (best_threshold, binary_agreement, classification, correlations, roc_auc,
+                                          within_task_kendall)
+from codescore_metric.labelled import load_labelled
 from codescore_metric.metaeval import rendering
-from codescore_metric.metaeval.correlation import (best_threshold, binary_agreement, classification, correlations, roc_auc,
-                                                   within_task_kendall)
-from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, load_labelled, meta_evaluate
+from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, meta_evaluate
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -373,8 +374,6 @@ def test_cli_group_field_flag(tmp_path, capsys):
 
 
 def test_label_output_and_the_authors_names_are_read_without_renaming_flags(tmp_path):
-    from codescore_metric.metaeval.runner import load_labelled
-
     ours = tmp_path / "ours.jsonl"
     ours.write_text('{"generated_code": "x", "pass_ratio": 0.5, "executable": 1, "all_pass": 0}\n'
                     '{"generated_code": "y", "pass_ratio": 1.0, "executable": 1, "all_pass": 1}\n')

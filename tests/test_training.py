@@ -10,7 +10,7 @@ from codescore_metric.cli import main
 from codescore_metric.training.examples import check_rows
 from codescore_metric.training.objective import LossWeights, unice_loss
 from codescore_metric.training.optimizer import parameter_groups
-from tests.tiny_model import build_tiny_model, build_tiny_tokenizer, tiny_encoder_config
+from tests.tiny_model import CORPUS, build_tiny_model, build_tiny_tokenizer, tiny_encoder_config
 
 
 def test_loss_is_squared_error_plus_bce_on_logits():
@@ -116,12 +116,10 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
     right, wrong = scorer.score(["def add(a, b):\n    return a + b\n", "print("], references=["def add(a, b):\n    return a + b\n"] * 2).codescore
     assert right > wrong
 
-    from codescore_metric.training.model_card import main as write_card
-
     evaluation = tmp_path / "validation.json"
     assert main(["meta-eval", str(tmp_path / "validation.jsonl"), "--checkpoint", str(output), "--no-codebleu",
                  "--json", str(evaluation), "--no-progress"]) == 0
-    assert write_card([str(output), "--evaluation", f"MBPP validation={evaluation}", "--notes", "tiny run"]) == 0
+    assert main(["model-card", str(output), "--evaluation", f"MBPP validation={evaluation}", "--notes", "tiny run"]) == 0
     card = (output / "README.md").read_text()
     assert "# tiny-trained" in card and "### Validation (best point)" in card and "### Learning curve" in card and "tiny run" in card
     assert "## MBPP validation" in card and "| CodeScore (Ref&NL) |" in card and "| BLEU |" in card
@@ -244,3 +242,68 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
     config = json.loads((output / "config.json").read_text())
     assert config["pooling"] == "mean" and config["provenance"]["best_step"] in (2, 4, 6)
+
+
+def test_learning_rate_warms_up_from_zero_then_decays_to_zero_at_the_last_step():
+    from codescore_metric.training.optimizer import linear_schedule
+
+    optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=2.0)
+    scheduler = linear_schedule(optimizer, warmup_ratio=0.25, total_steps=8)  # int(0.25 * 8) = 2 warm-up steps
+    rates = []
+    for _ in range(9):
+        rates.append(optimizer.param_groups[0]["lr"])  # the rate of the next optimizer step
+        optimizer.step()
+        scheduler.step()
+    # step 0 at 0, full rate at the end of warm-up (step 2), then linear decay: the last step (7) gets 1/6, after it 0
+    assert rates == pytest.approx([0.0, 1.0, 2.0, 2.0 * 5 / 6, 2.0 * 4 / 6, 2.0 * 3 / 6, 2.0 * 2 / 6, 2.0 / 6, 0.0])
+    # The schedule this replaced warmed up one step earlier, (step + 1) / warm-up steps (1.0, 2.0 at steps 0 and 1);
+    # from the end of warm-up on the two are the same.
+    old = [2.0 * min((step + 1) / 2, (8 - step) / 6) for step in range(9)]
+    assert rates[2:] == pytest.approx(old[2:]) and rates[1:3] == pytest.approx(old[0:2])
+
+
+def test_learning_rate_without_warm_up_starts_at_the_base_rate():
+    from codescore_metric.training.optimizer import linear_schedule
+
+    optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+    scheduler = linear_schedule(optimizer, warmup_ratio=0.1, total_steps=4)  # int(0.4) = 0 warm-up steps
+    rates = []
+    for _ in range(4):
+        rates.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
+        scheduler.step()
+    assert rates == pytest.approx([1.0, 0.75, 0.5, 0.25])
+
+
+def test_pretraining_masks_like_bert_and_never_masks_special_tokens():
+    from codescore_metric.training.pretrain import masker, token_blocks
+
+    tokenizer = build_tiny_tokenizer()
+    blocks = token_blocks(CORPUS * 20, tokenizer, 32)
+    before = blocks.clone()
+    inputs, labels = masker(tokenizer, 0.15, seed=3)(blocks)
+    assert torch.equal(blocks, before)  # the blocks are not changed in place
+    chosen = labels != -100
+    assert torch.equal(labels[chosen], blocks[chosen])  # a label is the original token, only where one was picked
+    special = torch.isin(blocks, torch.tensor(tokenizer.all_special_ids))
+    assert not (chosen & special).any() and torch.equal(inputs[~chosen], blocks[~chosen])
+    assert 0.12 < chosen.sum() / (~special).sum() < 0.18
+    masked = (inputs == tokenizer.mask_token_id) & chosen
+    assert 0.7 < masked.sum() / chosen.sum() < 0.9  # 80% <mask>, the rest random or kept
+    again, again_labels = masker(tokenizer, 0.15, seed=3)(blocks)
+    assert torch.equal(again, inputs) and torch.equal(again_labels, labels)  # seeded
+
+
+def test_training_does_not_import_the_meta_evaluation():
+    import subprocess
+    import sys
+
+    code = ("import sys, codescore_metric.training.trainer, codescore_metric.training.examples, "
+            "codescore_metric.training.model_card, codescore_metric.training.pretrain\n"
+            "assert not [name for name in sys.modules if name.startswith('codescore_metric.metaeval')], sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_model_card_command_checks_its_evaluations(tmp_path, capsys):
+    assert main(["model-card", str(tmp_path), "--evaluation", "no-equals-sign"]) == 2
+    assert "--evaluation takes TITLE=PATH" in capsys.readouterr().err

@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "codescore_metric.cli.build_data",
     "codescore_metric.cli.meta_eval",
     "codescore_metric.cli.train",
+    "codescore_metric.cli.model_card",
     "codescore_metric.cli.pretrain",
     "codescore_metric.cli.label",
     "codescore_metric.cli.extend_tests",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from codescore_metric.cli.label import RAY_HELP
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("build-data", help="build an execution-labelled dataset of candidate programs",
@@ -25,6 +27,7 @@ def register(subparsers) -> None:
                         help="synthetic candidates per task (default 20; 0 with --generations: real programs only)")
     parser.add_argument("--seed", type=int, default=0, help="seed of candidate sampling, test extension and hash split")
     parser.add_argument("--workers", type=int, help="programs run in parallel (default: the CPUs available)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     parser.add_argument("--mbpp-train", choices=["standard", "all"], default="standard",
                         help="MBPP training tasks: the standard train split 601-974, or all tasks outside validation "
                              "511-600 (adds MBPP's test split; do not then report MBPP test numbers)")
@@ -73,7 +76,8 @@ def run(args) -> int:
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
                          shared_process=not args.process_per_test, generations=tuple(args.generations),
                          generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
-                         generation_mutants=args.generation_mutants, limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout))
+                         generation_mutants=args.generation_mutants, limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout),
+                         ray_address=args.ray)
     report = build(config)
     for split, dist in report.distributions.items():
         print(format_distribution(split, dist) + "\n")

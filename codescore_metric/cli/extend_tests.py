@@ -7,7 +7,6 @@ tests, how many inputs were tried, and why the others were dropped).
 
 from __future__ import annotations
 
-import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,27 +30,28 @@ def run(args) -> int:
     from codescore_metric.execution import Limits
     from codescore_metric.execution.extend import extend_task
     from codescore_metric.execution.sandbox import default_workers
-    from codescore_metric.execution.tasks import iter_jsonl, load_tasks
+    from codescore_metric.execution.tasks import load_tasks
+    from codescore_metric.jsonl import read_records, write_jsonl
 
     if args.per_task < 0:
         raise SystemExit(f"--per-task must be >= 0, got {args.per_task}")
     tasks = list(load_tasks(args.input, args.task_format, tests="original").values())
-    rows = [row for _, row in iter_jsonl(args.input)]
+    rows = [row for _, row in read_records(args.input)]
     limits = Limits(test_timeout=args.test_timeout, program_timeout=max(300.0, 10 * args.test_timeout))
     short = []
     with ThreadPoolExecutor(args.workers or default_workers()) as pool, \
-            open(args.output, "w", encoding="utf-8") as out, \
             tqdm(total=len(tasks), unit="task", desc="extending", file=sys.stderr) as bar:
         extensions = pool.map(lambda task: extend_task(task, args.per_task, seed=args.seed, limits=limits), tasks)
-        for row, extension in zip(rows, extensions):
-            record = {**row, "test_case_list": list(extension.tests),
-                      "extension": {"new": extension.new, "candidates": extension.candidates,
-                                    "dropped": extension.dropped}}
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            if len(extension.tests) < 100:
-                short.append(f"{extension.task_id} ({len(extension.tests)})")
-            bar.update()
+
+        def records():
+            for row, extension in zip(rows, extensions):
+                yield {**row, "test_case_list": list(extension.tests),
+                       "extension": {"new": extension.new, "candidates": extension.candidates, "dropped": extension.dropped}}
+                if len(extension.tests) < 100:
+                    short.append(f"{extension.task_id} ({len(extension.tests)})")
+                bar.update()
+
+        write_jsonl(args.output, records())
     print(f"{len(tasks) - len(short)} of {len(tasks)} tasks have 100 or more tests", file=sys.stderr)
     if short:
         print(f"under 100: {', '.join(short)}", file=sys.stderr)

@@ -10,12 +10,19 @@ second run with the same ``-o`` skips the rows already there.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-LABEL_KEYS = ("pass_ratio", "executable", "all_pass", "n_tests", "outcomes", "first_error", "test_results")
+from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+from codescore_metric.jsonl import format_errors, read_objects, read_records, write_jsonl
+
+# What labelling adds to a row: a resumed output row must match its input row in everything else.
+ADDED_KEYS = (*LABEL_COLUMNS, "n_tests", "outcomes", "first_error", "test_results")
+PROGRAM_COLUMN = COLUMN_FOR_FIELD["prediction"]  # generated_code
+RAY_HELP = ("run the programs as Ray tasks (pip install 'codescore-metric[ray]') on the cluster at ADDRESS "
+            "(auto, ray://head:10001; its CPUs set the parallelism), or without ADDRESS on a local Ray cluster "
+            "of --workers CPUs")
 
 
 def register(subparsers) -> None:
@@ -28,6 +35,7 @@ def register(subparsers) -> None:
     parser.add_argument("--tests", default="auto", choices=("auto", "original", "extended"),
                         help="which tests of the task file: original asserts, test_case_list, or auto")
     parser.add_argument("--workers", type=int, default=None, help="parallel programs (default: the CPUs)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=RAY_HELP)
     parser.add_argument("--test-timeout", type=float, default=3.0, help="seconds per test")
     parser.add_argument("--program-timeout", type=float, default=120.0, help="seconds per program, all tests")
     parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per process")
@@ -43,32 +51,35 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from tqdm import tqdm
 
-    from codescore_metric.execution import Limits, run_many
+    from codescore_metric.execution import Limits
+    from codescore_metric.execution.distributed import runner
     from codescore_metric.execution.labels import labels
-    from codescore_metric.execution.tasks import iter_jsonl, load_tasks
+    from codescore_metric.execution.tasks import load_tasks
 
     ks = _parse_ks(args.pass_at_k)
+    run_many = runner(args.ray)  # the local sandbox pool, or Ray tasks with --ray
     limits = Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout,
                     memory_bytes=args.memory_mb << 20)
     tasks = load_tasks(args.tasks, args.task_format, args.tests) if args.tasks else None
-    rows = list(iter_jsonl(args.input))
+    rows = read_records(args.input)
     jobs = [_job(row, f"{args.input}:{line}", tasks) for line, row in rows]
     done = 0 if args.overwrite else _resume(args.output, [row for _, row in rows])
-    mode = "w" if done == 0 else "a"
-    with open(args.output, mode, encoding="utf-8") as out, \
-            tqdm(total=len(rows), initial=done, unit="program", desc="labelling", file=sys.stderr) as bar:
-        for (_, row), result in zip(rows[done:], run_many(jobs[done:], limits, workers=args.workers,
-                                                                  shared_process=args.shared_process)):
-            record = {**row, **labels(result), "n_tests": len(result.tests),
-                      "outcomes": dict(sorted(Counter(test.status for test in result.tests).items()))}
-            first = next((test for test in result.tests if test.status != "passed"), None)
-            if first is not None:
-                record["first_error"] = f"{first.status}: {first.error or ''} {first.detail or ''}".strip()
-            if args.details:
-                record["test_results"] = [test.to_dict() for test in result.tests]
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            bar.update()
+    with tqdm(total=len(rows), initial=done, unit="program", desc="labelling", file=sys.stderr) as bar:
+
+        def records():
+            for (_, row), result in zip(rows[done:], run_many(jobs[done:], limits, workers=args.workers,
+                                                              shared_process=args.shared_process)):
+                record = {**row, **labels(result), "n_tests": len(result.tests),
+                          "outcomes": dict(sorted(Counter(test.status for test in result.tests).items()))}
+                first = next((test for test in result.tests if test.status != "passed"), None)
+                if first is not None:
+                    record["first_error"] = f"{first.status}: {first.error or ''} {first.detail or ''}".strip()
+                if args.details:
+                    record["test_results"] = [test.to_dict() for test in result.tests]
+                yield record
+                bar.update()
+
+        write_jsonl(args.output, records(), append=done > 0)
     _report_pass_at_k(args.output, ks)
     return 0
 
@@ -98,13 +109,13 @@ def _job(row: dict, where: str, tasks):
             raise ValueError(f"{where}: field 'task_id' is {row.get('task_id')!r}, which is not in the task file")
         if "completion" in row and tasks[task_id].prompt:
             return tasks[task_id].job(tasks[task_id].candidate_program(text("completion"), completion=True))
-        field = next((name for name in ("generated_code", "completion", "program") if name in row), None)
+        field = next((name for name in (PROGRAM_COLUMN, "completion", "program") if name in row), None)
         if field is None:
-            raise ValueError(f"{where}: missing field 'completion' or 'generated_code'")
+            raise ValueError(f"{where}: missing field 'completion' or {PROGRAM_COLUMN!r}")
         return tasks[task_id].job(tasks[task_id].candidate_program(text(field), completion=False))
-    field = next((name for name in ("program", "generated_code") if name in row), None)
+    field = next((name for name in ("program", PROGRAM_COLUMN) if name in row), None)
     if field is None or "tests" not in row:
-        raise ValueError(f"{where}: without --tasks each row needs 'program' (or 'generated_code') and 'tests'")
+        raise ValueError(f"{where}: without --tasks each row needs 'program' (or {PROGRAM_COLUMN!r}) and 'tests'")
     tests = row["tests"]
     if not isinstance(tests, list) or not all(isinstance(test, str) for test in tests):
         raise ValueError(f"{where}: field 'tests' must be a list of strings")
@@ -122,33 +133,29 @@ def _resume(path: Path, rows: list[dict]) -> int:
     if len(complete) != len(data):
         with open(path, "r+b") as handle:
             handle.truncate(len(complete))
-    lines = complete.decode("utf-8").splitlines()
-    if len(lines) > len(rows):
-        raise SystemExit(f"{path} has {len(lines)} rows but the input only {len(rows)}; use --overwrite or another -o")
-    for number, (line, row) in enumerate(zip(lines, rows), start=1):
-        try:
-            done = json.loads(line)
-        except json.JSONDecodeError:
-            raise SystemExit(f"{path}:{number}: not valid JSON; use --overwrite to start again") from None
-        if any(done.get(key) != value for key, value in row.items() if key not in LABEL_KEYS):
-            raise SystemExit(f"{path}:{number}: does not match input row {number}; use --overwrite or another -o")
-    if lines:
-        print(f"resuming: {len(lines)} of {len(rows)} rows already labelled in {path}", file=sys.stderr)
-    return len(lines)
+    labelled, errors = read_objects(path)
+    if errors:
+        raise SystemExit(f"{path}: {len(errors)} bad line(s); use --overwrite to start again:\n{format_errors(path, errors)}")
+    if len(labelled) > len(rows):
+        raise SystemExit(f"{path} has {len(labelled)} rows but the input only {len(rows)}; use --overwrite or another -o")
+    for number, ((line, done), row) in enumerate(zip(labelled, rows), start=1):
+        if any(done.get(key) != value for key, value in row.items() if key not in ADDED_KEYS):
+            raise SystemExit(f"{path}:{line}: does not match input row {number}; use --overwrite or another -o")
+    if labelled:
+        print(f"resuming: {len(labelled)} of {len(rows)} rows already labelled in {path}", file=sys.stderr)
+    return len(labelled)
 
 
 def _report_pass_at_k(path: Path, ks: list[int]) -> None:
     from codescore_metric.execution.labels import mean_pass_at_k
 
     groups: dict = defaultdict(lambda: [0, 0])
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            if "task_id" not in row:
-                print("pass@k: rows have no task_id, so samples cannot be grouped by task; skipped", file=sys.stderr)
-                return
-            groups[str(row["task_id"])][0] += 1
-            groups[str(row["task_id"])][1] += row["all_pass"]
+    for _, row in read_records(path):
+        if "task_id" not in row:
+            print("pass@k: rows have no task_id, so samples cannot be grouped by task; skipped", file=sys.stderr)
+            return
+        groups[str(row["task_id"])][0] += 1
+        groups[str(row["task_id"])][1] += row["all_pass"]
     for k in ks:
         usable = [(n, c) for n, c in groups.values() if n >= k]
         if not usable:

@@ -16,7 +16,7 @@ import argparse
 import importlib.util
 import sys
 
-from codescore_metric.formats import InputFormat
+from codescore_metric.formats import COLUMN_FOR_FIELD, InputFormat
 
 
 def _threshold(text: str) -> float | None:
@@ -54,9 +54,9 @@ def register(subparsers) -> None:
                              "the model (default: on, except for the "
                              "authors' model or batch normalization)")
     for name, default, what in (
-        ("prediction", "generated_code", "the generated code"),
-        ("reference", "golden_code", "the reference solution"),
-        ("source", "source", "the NL task description"),
+        ("prediction", COLUMN_FOR_FIELD["prediction"], "the generated code"),
+        ("reference", COLUMN_FOR_FIELD["reference"], "the reference solution"),
+        ("source", COLUMN_FOR_FIELD["source"], "the NL task description"),
         ("pass-ratio", "pass_ratio", "the PassRatio label in [0, 1]"),
         ("executable", "executable", "the executability label (0/1)"),
         ("all-pass", "all_pass", "the all-tests-pass label (0/1)"),
@@ -71,8 +71,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from codescore_metric.labelled import Fields
     from codescore_metric.metaeval import rendering
-    from codescore_metric.metaeval.runner import Fields, Settings, run_meta_eval
+    from codescore_metric.metaeval.runner import Settings, run_meta_eval
 
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise ValueError("--plot needs matplotlib: pip install matplotlib==3.11.2 (or leave --plot out)")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from codescore_metric.formats import InputFormat
-from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
+from codescore_metric.formats import ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, InputFormat
+from codescore_metric.jsonl import format_errors, read_objects, write_jsonl
 
 
 def register(subparsers) -> None:
@@ -26,15 +26,15 @@ def register(subparsers) -> None:
                              "0 without the model (default: on, "
                              "except for the authors' model or batch normalization)")
     parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
-    parser.add_argument("--prediction-field", default="generated_code", help="field holding the generated code")
-    parser.add_argument("--reference-field", default="golden_code", help="field holding the reference solution")
-    parser.add_argument("--source-field", default="source", help="field holding the NL task description")
+    for field, what in (("prediction", "the generated code"), ("reference", "the reference solution"),
+                        ("source", "the NL task description")):
+        parser.add_argument(f"--{field}-field", default=COLUMN_FOR_FIELD[field], help=f"field holding {what}")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    rows, errors = read_jsonl(args.input)
+    rows, errors = read_objects(args.input)
     names = {"prediction": args.prediction_field, "reference": args.reference_field, "source": args.source_field}
     fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
     errors += _row_errors(rows, fmt, names)
@@ -51,7 +51,10 @@ def run(args) -> int:
 
     scorer = CodeScorer(args.checkpoint, revision=args.revision, device=args.device, dtype=args.dtype,
                         normalization=args.normalization, encoder=args.encoder, static_checks=args.static_checks)
-    texts = {f"{field}s": [row[names[field]] for _, row in rows] for field in fmt.fields}
+    texts = {ARGUMENT_FOR_FIELD[field]: [row[names[field]] for _, row in rows] for field in fmt.fields}
+    if scorer.normalization == "batch" and "source" not in fmt.fields and all(
+            isinstance(row.get(names["source"]), str) for _, row in rows):
+        texts["sources"] = [row[names["source"]] for _, row in rows]  # the authors' batch order, not read
     result = scorer.score(**texts, input_format=fmt, batch_size=args.batch_size, progress_bar=not args.no_progress)
     write_jsonl(args.output, ({**row, **scored} for (_, row), scored in zip(rows, result.records())))
     means = result.mean()
@@ -68,7 +71,7 @@ def run(args) -> int:
 
 
 def _infer_format(rows, names) -> InputFormat:
-    has = {field: bool(rows) and all(isinstance(row, dict) and name in row for _, row in rows) for field, name in names.items()}
+    has = {field: bool(rows) and all(name in row for _, row in rows) for field, name in names.items()}
     if has["reference"] and has["source"]:
         return InputFormat.REF_NL
     if has["source"]:
@@ -79,9 +82,6 @@ def _infer_format(rows, names) -> InputFormat:
 def _row_errors(rows, fmt: InputFormat, names) -> list[tuple[int, str]]:
     errors = []
     for line, row in rows:
-        if not isinstance(row, dict):
-            errors.append((line, f"expected a JSON object, got {type(row).__name__}"))
-            continue
         for field in fmt.fields:
             name = names[field]
             if name not in row:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 import sys
 
+from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("train", help="train a CodeScore (UniCE) model", description=__doc__)
     data = parser.add_argument_group("data (a `codescore build-data` folder, or two jsonl files)")
     data.add_argument("--data", help="datasets folder with train and validation splits")
-    data.add_argument("--train", help="training jsonl (generated_code, golden_code, source, pass_ratio, executable, all_pass)")
+    data.add_argument("--train", help=f"training jsonl ({', '.join((*COLUMN_FOR_FIELD.values(), *LABEL_COLUMNS))})")
     data.add_argument("--validation", help="validation jsonl, same fields")
     parser.add_argument("--backbone", required=True, help="pretrained encoder: local folder or Hub id (e.g. microsoft/unixcoder-base)")
     parser.add_argument("--backbone-name", help="backbone name recorded in the model (default: --backbone; e.g. the "

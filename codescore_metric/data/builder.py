@@ -35,19 +35,23 @@ from codescore_metric.data.generations import (EXECUTION_PRELUDE, KIND, MUTANT_K
 from codescore_metric.data.prompts import docstring_prompt
 from codescore_metric.execution.extend import extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
-from codescore_metric.execution.sandbox import Limits, default_workers, run_many
+from codescore_metric.execution.distributed import runner
+from codescore_metric.execution.sandbox import Limits, default_workers
 from codescore_metric.execution.tasks import Task, load_tasks
-from codescore_metric.jsonl import format_errors, read_jsonl, write_jsonl
+from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+from codescore_metric.jsonl import read_records, write_jsonl
 
 BENCHMARKS = ("mbpp", "humaneval", "generic")
-MBPP_HUB_ID = "google-research-datasets/mbpp"
 MBPP_SPLITS = {"train": range(601, 975), "validation": range(511, 601)}
 MBPP_TRAIN_CHOICES = ("standard", "all")  # all: every task outside validation (prompt 1-10, test 11-510, train 601-974)
 # The NL column: the benchmark's text, a HumanEval-style docstring prompt, or either per candidate (seeded).
 NL_STYLES = ("text", "prompt", "mixed")
 NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
-COLUMNS = ("generated_code", "golden_code", "source", "pass_ratio", "executable", "all_pass", "task_id",
-           "kind", "generator", "detail", "num_tests")
+# Each output column and its type: the three texts and three labels, then where the row comes from.
+COLUMN_TYPES = {**{column: "string" for column in COLUMN_FOR_FIELD.values()},
+                **dict(zip(LABEL_COLUMNS, ("float64", "bool", "bool"))),
+                "task_id": "string", "kind": "string", "generator": "string", "detail": "string", "num_tests": "int64"}
+_PREDICTION_COLUMN, _REFERENCE_COLUMN, _SOURCE_COLUMN = (COLUMN_FOR_FIELD[field] for field in ("prediction", "reference", "source"))
 EXTENSION_CACHE = "extended_tests.jsonl"
 
 
@@ -76,6 +80,7 @@ class BuildConfig:
     generation_tasks_only: bool = False  # build only the tasks that have generations
     reference_rows: bool = False  # the reference itself is a training candidate (PassRatio 1)
     generation_mutants: int = 0  # per training task: one mutant each of this many real programs that pass every test
+    ray_address: str | None = None  # None: label on this machine; else on Ray (execution.distributed; '': a local cluster)
 
     def __post_init__(self):
         if self.benchmark not in BENCHMARKS:
@@ -169,11 +174,8 @@ def download_mbpp(hub_id: str, out: Path) -> Path:
 
 def read_sources(path: Path, benchmark: str) -> dict[str, str]:
     """task_id -> NL description, from the first of the benchmark's NL fields a row has ('' if none)."""
-    rows, errors = read_jsonl(path)
-    if errors:
-        raise ValueError(f"{path}: bad rows:\n{format_errors(path, errors)}")
     sources = {}
-    for line, row in rows:
+    for line, row in read_records(path, "{path}: {count} bad row(s)"):
         text = next((row[name] for name in NL_FIELDS[benchmark] if name in row), "")
         if not isinstance(text, str):
             raise ValueError(f"{path}:{line}: the NL field must be a string, got {type(text).__name__}")
@@ -246,14 +248,16 @@ def extended_tests(tasks: dict[str, Task], cache: Path, config: BuildConfig) -> 
             del todo[task_id]
     if todo:
         print(f"extending the tests of {len(todo)} task(s) (cache: {cache})", file=sys.stderr)
-        with ThreadPoolExecutor(max_workers=config.workers or default_workers()) as pool, open(cache, "a", encoding="utf-8") as handle:
+        with ThreadPoolExecutor(max_workers=config.workers or default_workers()) as pool:
             runs = pool.map(lambda task: extend_task(task, config.tests_per_task, seed=config.seed), todo.values())
-            for task, extension in _progress(zip(todo.values(), runs), len(todo), "extend", config.progress):
-                result[task.task_id] = extension.tests
-                handle.write(json.dumps({"key": _cache_key(task, config), "task_id": task.task_id,
-                                         "new": extension.new, "dropped": extension.dropped,
-                                         "test_case_list": list(extension.tests)}) + "\n")
-                handle.flush()
+
+            def entries():
+                for task, extension in _progress(zip(todo.values(), runs), len(todo), "extend", config.progress):
+                    result[task.task_id] = extension.tests
+                    yield {"key": _cache_key(task, config), "task_id": task.task_id, "new": extension.new,
+                           "dropped": extension.dropped, "test_case_list": list(extension.tests)}
+
+            write_jsonl(cache, entries(), append=True)
     return result
 
 
@@ -265,9 +269,7 @@ def _cache_key(task: Task, config: BuildConfig) -> str:
 def _read_cache(cache: Path) -> dict[str, tuple[str, ...]]:
     if not cache.exists():
         return {}
-    rows, errors = read_jsonl(cache)
-    if errors:
-        raise ValueError(f"the extension cache is damaged; delete it to rebuild:\n{format_errors(cache, errors)}")
+    rows = read_records(cache, "the extension cache {path} is damaged ({count} bad line(s)); delete it to rebuild")
     return {row["key"]: tuple(row["test_case_list"]) for _, row in rows}
 
 
@@ -295,7 +297,8 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             plan += [(split, task_id, Candidate(g.program, KIND, f"{g.row_id} {g.prompt_style}".strip(), g.generator))
                      for g in by_task.get(task_id, ())]
     jobs = [tasks[task_id].job(_program(tasks[task_id], candidate)) for _, task_id, candidate in plan]
-    results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
+    results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
+                                         shared_process=config.shared_process)
     rows: dict[str, list[dict]] = {split: [] for split in splits}
     dropped = {f"{task_id} ({style or 'unstyled'} generations)": reason for (task_id, style), reason in skipped.items()}
     prompts = {} if config.nl_style == "text" else {  # one docstring prompt per task, made once
@@ -315,8 +318,8 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
         task = tasks[task_id]
         target = split if not generations or split == "train" or candidate.kind == KIND else f"{split}_synthetic"
         rows.setdefault(target, []).append({
-            "generated_code": candidate.code, "golden_code": task.reference,
-            "source": _source(task_id, sources.get(task_id, ""), prompts.get(task_id), candidate, config),
+            _PREDICTION_COLUMN: candidate.code, _REFERENCE_COLUMN: task.reference,
+            _SOURCE_COLUMN: _source(task_id, sources.get(task_id, ""), prompts.get(task_id), candidate, config),
             "pass_ratio": pass_ratio(result), "executable": executable(result), "all_pass": passable(result),
             "task_id": task_id, "kind": candidate.kind, "generator": candidate.generator, "detail": candidate.detail,
             "num_tests": len(task.tests)})
@@ -336,10 +339,11 @@ def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: B
         bases = rng.sample(passing[task_id], min(config.generation_mutants, len(passing[task_id])))
         for base in bases:
             plan += [(base, Candidate(mutant.code, MUTANT_KIND, f"{mutant.detail} of {base['detail']}", base["generator"]))
-                     for mutant in mutants_of(base["generated_code"], rng, count=1)]
+                     for mutant in mutants_of(base[_PREDICTION_COLUMN], rng, count=1)]
     jobs = [tasks[base["task_id"]].job(_program(tasks[base["task_id"]], candidate)) for base, candidate in plan]
-    results = run_many(jobs, config.limits, workers=config.workers, shared_process=config.shared_process)
-    return [{**base, "generated_code": candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
+    results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
+                                         shared_process=config.shared_process)
+    return [{**base, _PREDICTION_COLUMN: candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
              "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail}
             for (base, candidate), result in _progress(zip(plan, results), len(plan), "label mutants", config.progress)]
 
@@ -389,15 +393,10 @@ def write_outputs(rows: dict[str, list[dict]], out: Path, eval_only: bool) -> li
 
 
 def to_dataset_dict(rows: dict[str, Sequence[dict]]):
-    """A ``datasets.DatasetDict`` with the columns of ``COLUMNS`` (fixed types, also for empty splits)."""
+    """A ``datasets.DatasetDict`` with the columns of ``COLUMN_TYPES`` (fixed types, also for empty splits)."""
     import datasets
 
-    features = datasets.Features({
-        "generated_code": datasets.Value("string"), "golden_code": datasets.Value("string"),
-        "source": datasets.Value("string"), "pass_ratio": datasets.Value("float64"),
-        "executable": datasets.Value("bool"), "all_pass": datasets.Value("bool"), "task_id": datasets.Value("string"),
-        "kind": datasets.Value("string"), "generator": datasets.Value("string"), "detail": datasets.Value("string"),
-        "num_tests": datasets.Value("int64")})
+    features = datasets.Features({column: datasets.Value(kind) for column, kind in COLUMN_TYPES.items()})
     return datasets.DatasetDict({split: datasets.Dataset.from_list(list(split_rows), features=features)
                                  for split, split_rows in rows.items()})
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from codescore_metric.jsonl import format_errors, read_jsonl
+from codescore_metric.jsonl import format_errors, read_objects
 
 EXECUTION_PRELUDE = "from typing import *\n"
 KIND = "generation"  # the ``kind`` of a real program's row (synthetic kinds: data.candidates.KINDS)
@@ -50,7 +50,7 @@ def read_generations(paths: Iterable[str | Path]) -> list[Generation]:
     """Every row of every file, in order; a ``ValueError`` lists each bad row by file and line."""
     generations, problems = [], []
     for path in paths:
-        rows, errors = read_jsonl(path)
+        rows, errors = read_objects(path)
         bad = list(errors)
         for line, row in rows:
             generation, problem = _generation(row, f"{Path(path).name}:{line}")
@@ -66,9 +66,7 @@ def read_generations(paths: Iterable[str | Path]) -> list[Generation]:
     return generations
 
 
-def _generation(row, where: str) -> tuple[Generation | None, str | None]:
-    if not isinstance(row, dict):
-        return None, f"expected a JSON object, got {type(row).__name__}"
+def _generation(row: dict, where: str) -> tuple[Generation | None, str | None]:
     task_id, program = row.get("task_id"), row.get("program")
     if isinstance(task_id, bool) or not isinstance(task_id, (int, str)):
         return None, f"field 'task_id' must be an int or a string, got {task_id!r}"

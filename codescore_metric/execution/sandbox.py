@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 HARNESS = str(Path(__file__).with_name("harness.py"))
-STATUSES = ("passed", "failed", "error", "timeout", "crashed", "skipped")
 _GRACE_SECONDS = 5.0  # interpreter start-up and verdict delivery, on top of a test's own timeout
 
 
@@ -63,7 +62,7 @@ class TestResult:
 
     __test__ = False  # not a pytest test class
 
-    status: str
+    status: str  # passed, failed, error, timeout, crashed or skipped
     error: str | None = None
     detail: str | None = None
     value: Any = None

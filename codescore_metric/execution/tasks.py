@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import builtins
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from codescore_metric.execution.sandbox import Job
+from codescore_metric.jsonl import read_records
 
 FORMATS = ("humaneval", "mbpp", "generic")
 TEST_CHOICES = ("auto", "original", "extended")
@@ -74,7 +74,7 @@ def load_tasks(path: str | Path, fmt: str = "auto", tests: str = "auto") -> dict
         raise ValueError(f"unknown task format {fmt!r}; choose one of {', '.join(FORMATS)} or auto")
     if tests not in TEST_CHOICES:
         raise ValueError(f"unknown test choice {tests!r}; choose one of {', '.join(TEST_CHOICES)}")
-    rows = list(iter_jsonl(path))
+    rows = read_records(path)
     if not rows:
         raise ValueError(f"{path}: no tasks in the file")
     if fmt == "auto":
@@ -87,21 +87,6 @@ def load_tasks(path: str | Path, fmt: str = "auto", tests: str = "auto") -> dict
             raise ValueError(f"{path}:{line}: task_id {task.task_id!r} appears twice")
         tasks[task.task_id] = task
     return tasks
-
-
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
-    """``(line_number, object)`` for each non-blank line; a ``ValueError`` names the first bad line."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno})") from None
-            if not isinstance(row, dict):
-                raise ValueError(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
-            yield number, row
 
 
 def detect_format(row: dict, where: str) -> str:

@@ -1,70 +1,25 @@
-"""Read execution-labelled samples, compute every metric on them with timing, and measure agreement.
+"""Compute every metric on execution-labelled samples with timing, and measure agreement.
 
-A labelled row holds the generated code, optionally the reference code and the NL task, the
-execution labels (``pass_ratio`` in [0, 1]; ``executable`` and ``all_pass`` as 0/1 or booleans) and
-any precomputed metric columns named with ``extra_metrics``. Only explicitly named columns are
-treated as extra metrics: guessing from "every other numeric column" would also pick up ids, counts
-and other labels. A task id (str or int) in every row adds the mean within-task Kendall tau; a group
-field (``Settings.group_field``, e.g. the generating models joined by commas) adds the same numbers
-on each group's rows, sliced from the metric values computed once on all rows.
+The rows are read by ``codescore_metric.labelled`` (which describes them). A task id (str or int) in
+every row adds the mean within-task Kendall tau; a group field (``Settings.group_field``, e.g. the
+generating models joined by commas) adds the same numbers on each group's rows, sliced from the
+metric values computed once on all rows.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from codescore_metric import baselines
-from codescore_metric.formats import InputFormat
-from codescore_metric.jsonl import format_errors, read_jsonl
-from codescore_metric.metaeval.correlation import binary_agreement, correlations, roc_auc, within_task_kendall
+from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_kendall
+from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
+from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
 
-FORMAT_LABELS = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
-NO_GROUP = "(none)"  # the group of a row whose group field is missing, null or empty
 MIN_GROUP_ROWS = 2
-
-
-@dataclass(frozen=True)
-class Fields:
-    """Names of the row fields read from the labelled jsonl."""
-
-    prediction: str = "generated_code"
-    reference: str = "golden_code"
-    source: str = "source"
-    pass_ratio: str = "pass_ratio"
-    executable: str = "executable"
-    all_pass: str = "all_pass"
-    task_id: str = "task_id"
-
-
-@dataclass
-class LabelledData:
-    """Column-wise labelled samples; a column no row has is ``None``."""
-
-    predictions: list[str]
-    references: list[str] | None
-    sources: list[str] | None
-    pass_ratio: np.ndarray
-    executable: np.ndarray | None
-    all_pass: np.ndarray | None
-    extras: dict[str, np.ndarray]
-    task_ids: list[str | int] | None  # None unless every row has one
-    groups: list[tuple[str, ...]] | None = None  # each row's group names; None when the file has no group field
-    group_field: str | None = None  # the field the groups were read from
-
-    @property
-    def n_tasks(self) -> int | None:
-        """The number of distinct task ids, or ``None`` unless every row has one."""
-        return None if self.task_ids is None else _count_tasks(self.task_ids)
-
-    def supported_formats(self) -> list[str]:
-        """The CodeScore input formats whose texts every row has, in the paper's order."""
-        has = {"prediction": True, "reference": self.references is not None, "source": self.sources is not None}
-        return [fmt.value for fmt in InputFormat if all(has[name] for name in fmt.fields)]
 
 
 @dataclass
@@ -99,135 +54,6 @@ class MetricRun:
     passability: np.ndarray | None = None
 
 
-# --------------------------------------------------------------------------- reading
-def _text(value):
-    return (value, None) if isinstance(value, str) else (None, f"is {type(value).__name__}, not a string")
-
-
-def _number(value):
-    if isinstance(value, bool):
-        return float(value), None
-    if not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None, f"is {value!r}, not a finite number"
-    return float(value), None
-
-
-def _ratio(value):
-    number, error = _number(value)
-    if error is None and not 0.0 <= number <= 1.0:
-        return None, f"is {value!r}, not a number in [0, 1]"
-    return number, error
-
-
-def _binary(value):
-    number, error = _number(value)
-    if error is None and number not in (0.0, 1.0):
-        return None, f"is {value!r}, not 0/1 or false/true"
-    return number, error
-
-
-def _task_id(value):
-    if value is None or (isinstance(value, (str, int)) and not isinstance(value, bool)):
-        return value, None
-    return None, f"is {value!r}, not a string or an integer"
-
-
-def _group_names(value):
-    """The groups of a row: the comma-separated names in ``value``, or ``(NO_GROUP,)`` if there are none."""
-    if value is not None and not isinstance(value, str):
-        return None, f"is {value!r}, not a string (model names joined by commas)"
-    names = tuple(dict.fromkeys(name.strip() for name in (value or "").split(",") if name.strip()))
-    return names or (NO_GROUP,), None
-
-
-def _loose_column(objects, name: str, check, errors: list) -> list:
-    """``check`` applied to every row's ``name`` (``None`` where a row lacks it); problems go to ``errors``."""
-    column = []
-    for line, row in objects:
-        value, error = check(row.get(name))
-        if error:
-            errors.append((line, f"field {name!r} {error}"))
-        column.append(value)
-    return column
-
-
-def _count_tasks(task_ids) -> int:
-    return len({repr(task_id) for task_id in task_ids})
-
-
-# Names read when the default ones are absent: the authors' labels (score, passed, pass@1) and the
-# `program` field of `codescore label`'s self-contained rows.
-FALLBACK_NAMES = {"prediction": "program", "pass_ratio": "score", "executable": "passed", "all_pass": "pass@1"}
-
-
-def with_fallback_names(fields: Fields, rows: list[dict]) -> Fields:
-    """``fields`` with a default name swapped for its fallback (``FALLBACK_NAMES``) when no row has the
-    default and every row has the fallback."""
-    changes = {}
-    for key, theirs in FALLBACK_NAMES.items():
-        ours = getattr(fields, key)
-        if ours == getattr(Fields(), key) and rows and not any(ours in row for row in rows) and all(theirs in row for row in rows):
-            changes[key] = theirs
-    return replace(fields, **changes)
-
-
-def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...] = (), group_field: str | None = None) -> LabelledData:
-    """Read and check a labelled jsonl; raise ``ValueError`` listing every bad row by line number.
-
-    ``prediction`` and ``pass_ratio`` are required; ``reference``, ``source``, ``executable`` and
-    ``all_pass`` are optional, but a field that any row has must be in every row. The task id and
-    ``group_field`` may be missing from some rows (no task ids are kept then; the row's group is ``(none)``).
-    """
-    rows, errors = read_jsonl(path)
-    objects = [(line, row) for line, row in rows if isinstance(row, dict)]
-    errors += [(line, f"expected a JSON object, got {type(row).__name__}") for line, row in rows if not isinstance(row, dict)]
-    fields = with_fallback_names(fields, [row for _, row in objects])
-    columns = {
-        "prediction": (fields.prediction, _text, True),
-        "reference": (fields.reference, _text, False),
-        "source": (fields.source, _text, False),
-        "pass_ratio": (fields.pass_ratio, _ratio, True),
-        "executable": (fields.executable, _binary, False),
-        "all_pass": (fields.all_pass, _binary, False),
-        **{f"extra:{name}": (name, _number, True) for name in extra_metrics},
-    }
-    values = {}
-    for key, (name, check, required) in columns.items():
-        if not required and not any(name in row for _, row in objects):
-            values[key] = None
-            continue
-        flag = f" (rename with --{key.replace('_', '-')}-field)" if not key.startswith("extra:") else ""
-        values[key] = []
-        for line, row in objects:
-            if name not in row:
-                errors.append((line, f"missing field {name!r}{flag}"))
-                continue
-            value, error = check(row[name])
-            if error:
-                errors.append((line, f"field {name!r} {error}"))
-            values[key].append(value)
-    task_ids = _loose_column(objects, fields.task_id, _task_id, errors)
-    grouped = bool(group_field) and any(group_field in row for _, row in objects)
-    groups = _loose_column(objects, group_field, _group_names, errors) if grouped else None
-    if errors:
-        raise ValueError(f"{len(errors)} bad row(s) in the labelled file; nothing was evaluated:\n{format_errors(path, errors)}")
-    if not objects:
-        raise ValueError(f"{path} holds no rows; a labelled jsonl needs one JSON object per line")
-    numbers = {key: np.asarray(column, dtype=np.float64) for key, column in values.items()
-               if column is not None and key not in ("prediction", "reference", "source")}
-    return LabelledData(
-        predictions=values["prediction"],
-        references=values["reference"],
-        sources=values["source"],
-        pass_ratio=numbers["pass_ratio"],
-        executable=numbers.get("executable"),
-        all_pass=numbers.get("all_pass"),
-        extras={name: numbers[f"extra:{name}"] for name in extra_metrics},
-        task_ids=task_ids if all(task_id is not None for task_id in task_ids) else None,
-        groups=groups,
-        group_field=group_field if grouped else None,
-    )
-
 
 # --------------------------------------------------------------------------- computing
 def _timed(function, *args, **kwargs):
@@ -257,7 +83,7 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
     texts = {"prediction": data.predictions, "reference": data.references, "source": data.sources}
 
     def score(fmt: str, count: int | None = None):
-        arguments = {f"{name}s": texts[name][:count] for name in InputFormat(fmt).fields}
+        arguments = {ARGUMENT_FOR_FIELD[name]: texts[name][:count] for name in InputFormat(fmt).fields}
         return scorer.score(**arguments, input_format=fmt, batch_size=settings.batch_size,
                             progress_bar=settings.progress and count is None)
 
@@ -266,7 +92,7 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
     for fmt in formats:
         result, seconds = _timed(score, fmt)
         signatures[fmt] = result.signature
-        runs.append(MetricRun(f"CodeScore ({FORMAT_LABELS[fmt]})", "codescore", np.asarray(result.codescore), seconds, fmt,
+        runs.append(MetricRun(f"CodeScore ({InputFormat(fmt).label})", "codescore", np.asarray(result.codescore), seconds, fmt,
                               np.asarray(result.executability), np.asarray(result.passability)))
     info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id}
     return runs, info
@@ -320,7 +146,7 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
             if labels is not None:
                 probabilities = getattr(run, head.lower())
                 agreement = binary_agreement(probabilities, labels, threshold=HEAD_THRESHOLD)
-                rows.append({"name": f"{head} head ({FORMAT_LABELS[run.input_format]})", "target": target,
+                rows.append({"name": f"{head} head ({InputFormat(run.input_format).label})", "target": target,
                              "auc": roc_auc(probabilities, labels, target), **agreement})
     return rows
 
@@ -352,7 +178,7 @@ def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
             continue
         pass_ratio = data.pass_ratio[indices]
         task_ids = None if data.task_ids is None else [data.task_ids[i] for i in indices]
-        sections.append({"group": name, "n": len(indices), "n_tasks": None if task_ids is None else _count_tasks(task_ids),
+        sections.append({"group": name, "n": len(indices), "n_tasks": None if task_ids is None else count_tasks(task_ids),
                          "avg_pass_ratio": float(np.mean(pass_ratio)),
                          "metrics": [{"name": run.name, **_agreement(run.values[indices], pass_ratio, task_ids)} for run in runs]})
     notes = []

@@ -11,10 +11,7 @@ import numpy as np
 import torch
 
 from codescore_metric.encoding import SegmentEncoder, collate
-from codescore_metric.formats import InputFormat
-
-TEXT_FIELDS = {"prediction": "generated_code", "reference": "golden_code", "source": "source"}
-LABEL_FIELDS = ("pass_ratio", "executable", "all_pass")
+from codescore_metric.formats import COLUMN_FOR_FIELD, FIELDS, LABEL_COLUMNS, InputFormat
 
 
 @dataclass
@@ -43,17 +40,18 @@ class LabelledExamples:
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:
-    """Validate rows with generated_code, golden_code, source, pass_ratio, executable, all_pass."""
-    texts = {field: [] for field in TEXT_FIELDS}
+    """Validate rows with the three text columns (generated_code, golden_code, source) and the three labels."""
+    texts = {field: [] for field in FIELDS}
     labels = []
     for index, row in enumerate(rows):
-        for field, name in TEXT_FIELDS.items():
+        for field in FIELDS:
+            name = COLUMN_FOR_FIELD[field]
             value = row.get(name)
             if not isinstance(value, str):
                 raise ValueError(f"{where} row {index}: field {name!r} must be a string, got {type(value).__name__}")
             texts[field].append(value)
         values = []
-        for name in LABEL_FIELDS:
+        for name in LABEL_COLUMNS:
             value = row.get(name)
             if isinstance(value, bool) or (isinstance(value, (int, float)) and 0 <= value <= 1):
                 values.append(float(value))
@@ -76,13 +74,15 @@ def load_split(data: str | Path, split: str) -> LabelledExamples:
         if split not in dataset:
             raise ValueError(f"{path} has splits {list(dataset)}, not {split!r}")
         return check_rows(list(dataset[split]), f"{path}[{split}]")
-    from codescore_metric.metaeval.runner import load_labelled
+    from codescore_metric.labelled import Fields, load_labelled
 
-    labelled = load_labelled(path)  # the meta-evaluation's reader: every bad row named by line
-    columns = {"golden_code": labelled.references, "source": labelled.sources, "executable": labelled.executable, "all_pass": labelled.all_pass}
+    labelled = load_labelled(path)  # every bad row named by line, as in the meta-evaluation
+    fields = Fields()
+    columns = {fields.reference: labelled.references, fields.source: labelled.sources,
+               fields.executable: labelled.executable, fields.all_pass: labelled.all_pass}
     missing = [name for name, column in columns.items() if column is None]
     if missing:
-        raise ValueError(f"{path} has no {', '.join(missing)} field; training needs all of {', '.join(LABEL_FIELDS)} and the three texts")
+        raise ValueError(f"{path} has no {', '.join(missing)} field; training needs all of {', '.join(LABEL_COLUMNS)} and the three texts")
     texts = {"prediction": labelled.predictions, "reference": labelled.references, "source": labelled.sources}
     labels = torch.tensor(np.stack([labelled.pass_ratio, labelled.executable, labelled.all_pass], axis=1), dtype=torch.float32)
     task_ids = None if labelled.task_ids is None else [str(task_id) for task_id in labelled.task_ids]

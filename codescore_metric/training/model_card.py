@@ -1,15 +1,12 @@
-"""Write a model card (README.md) for a trained CodeScore model from its training history and meta-evaluations.
-
-    python -m codescore_metric.training.model_card MODEL_DIR --evaluation "HumanEval (zero-shot)=he.json" ...
-"""
+"""A model card (README.md) for a trained CodeScore model from its training history and meta-evaluations
+(written by `codescore model-card`)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
-FORMAT_NAMES = {"ref": "Ref-only", "nl": "NL-only", "ref_nl": "Ref&NL"}
+from codescore_metric.formats import FORMAT_LABELS
 
 
 def _number(value) -> str:
@@ -51,7 +48,7 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
     encoder = config["encoder"]
     best = history["evaluations"][history["best_evaluation"] - 1]
     validation = "\n".join(
-        f"| {FORMAT_NAMES.get(fmt, fmt)} | {_number(m['tau'])} | {_number(m['spearman'])} | {_number(m['pearson'])} | {_number(m['mae'])} "
+        f"| {FORMAT_LABELS.get(fmt, fmt)} | {_number(m['tau'])} | {_number(m['spearman'])} | {_number(m['pearson'])} | {_number(m['mae'])} "
         f"| {_number(m.get('within_task_tau'))} |"
         for fmt, m in best["validation"].items()
     )
@@ -99,23 +96,3 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         "--checkpoint MODEL` shows its scores on hand-written cases.\n",
     ]
     return "\n".join(sections)
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model_dir", type=Path)
-    parser.add_argument("--evaluation", action="append", default=[], metavar="TITLE=META_EVAL.json")
-    parser.add_argument("--notes", default="")
-    args = parser.parse_args(argv)
-    evaluations = {}
-    for item in args.evaluation:
-        title, _, path = item.partition("=")
-        if not path:
-            parser.error(f"--evaluation takes TITLE=PATH, got {item!r}")
-        evaluations[title] = json.loads(Path(path).read_text())
-    (args.model_dir / "README.md").write_text(model_card(args.model_dir, evaluations, args.notes))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,10 +1,9 @@
-"""AdamW parameter groups with layer-wise learning-rate decay, top layer first (COMET 1.2's inversion fixed)."""
+"""AdamW parameter groups with layer-wise learning-rate decay, top layer first (COMET 1.2's inversion fixed),
+and the learning-rate schedule."""
 
 from __future__ import annotations
 
 import re
-
-import torch
 
 _LAYER = re.compile(r"\.layers?\.(\d+)\.")
 
@@ -37,12 +36,9 @@ def parameter_groups(model, encoder_lr: float, head_lr: float, layer_decay: floa
     return [{"params": params, "lr": lr, "weight_decay": decay} for (lr, decay), params in groups.items()]
 
 
-def linear_schedule(optimizer, warmup_steps: int, total_steps: int):
-    """Linear warm-up to the base learning rates, then linear decay to zero."""
+def linear_schedule(optimizer, warmup_ratio: float, total_steps: int):
+    """transformers' linear schedule: the first ``int(warmup_ratio * total_steps)`` optimizer steps warm
+    up from 0 to the base learning rates, the rest decay linearly to 0 at ``total_steps``."""
+    from transformers import get_linear_schedule_with_warmup
 
-    def factor(step: int) -> float:
-        if step < warmup_steps:
-            return (step + 1) / max(1, warmup_steps)
-        return max(0.0, (total_steps - step) / max(1, total_steps - warmup_steps))
-
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+    return get_linear_schedule_with_warmup(optimizer, int(warmup_ratio * total_steps), total_steps)

@@ -19,6 +19,7 @@ import torch
 
 logger = logging.getLogger(__name__)
 SPECIAL_TOKENS = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+WARMUP_STEPS = 200  # transformers' constant schedule with warm-up: step k < 200 runs at k/200 of the rate, then the full rate
 
 
 @dataclass
@@ -80,18 +81,20 @@ def token_blocks(texts: list[str], tokenizer, length: int) -> torch.Tensor:
     return torch.cat([cls, blocks, sep], dim=1)
 
 
-def mask_tokens(ids: torch.Tensor, tokenizer, probability: float, generator: torch.Generator):
-    """BERT masking: pick ``probability`` of the non-special tokens; 80% ``<mask>``, 10% random, 10% kept."""
-    labels = ids.clone()
-    special = torch.isin(ids, torch.tensor(tokenizer.all_special_ids))
-    chosen = (torch.rand(ids.shape, generator=generator) < probability) & ~special
-    labels[~chosen] = -100
-    ids = ids.clone()
-    replace = chosen & (torch.rand(ids.shape, generator=generator) < 0.8)
-    ids[replace] = tokenizer.mask_token_id
-    randomize = chosen & ~replace & (torch.rand(ids.shape, generator=generator) < 0.5)
-    ids[randomize] = torch.randint(len(SPECIAL_TOKENS), len(tokenizer), ids.shape, generator=generator)[randomize]
-    return ids, labels
+def masker(tokenizer, probability: float, seed: int):
+    """BERT masking (transformers' collator): ``probability`` of the non-special tokens are picked, 80% of
+    them become ``<mask>``, 10% a random vocabulary entry (any, as transformers draws them), 10% stay;
+    labels are -100 elsewhere. Seeded apart from the model's initialisation. ``masker(...)(blocks)``
+    gives ``(inputs, labels)`` and leaves ``blocks`` as they were."""
+    from transformers import DataCollatorForLanguageModeling
+
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm_probability=probability, seed=seed)
+
+    def mask(blocks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        batch = collator(list(blocks))
+        return batch["input_ids"], batch["labels"]
+
+    return mask
 
 
 def masked_lm_loss(model, inputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
@@ -104,7 +107,7 @@ def masked_lm_loss(model, inputs: torch.Tensor, labels: torch.Tensor) -> torch.T
 
 def pretrain(args: PretrainArguments) -> dict:
     """Train tokenizer and encoder; save both with ``save_pretrained`` into ``args.output_dir``."""
-    from transformers import RobertaConfig, RobertaForMaskedLM
+    from transformers import RobertaConfig, RobertaForMaskedLM, get_constant_schedule_with_warmup
 
     torch.manual_seed(args.seed)
     generator = torch.Generator().manual_seed(args.seed)
@@ -121,20 +124,20 @@ def pretrain(args: PretrainArguments) -> dict:
     )
     model = RobertaForMaskedLM(config)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate, weight_decay=0.01)
+    scheduler = get_constant_schedule_with_warmup(optimizer, WARMUP_STEPS)  # the step count is not known in advance
+    mask = masker(tokenizer, args.mask_probability, args.seed)
     deadline = time.monotonic() + 60 * args.minutes
     step, losses, started = 0, [], time.monotonic()
     rng = random.Random(args.seed)
     model.train()
     while time.monotonic() < deadline and (args.max_steps is None or step < args.max_steps):
         rows = torch.tensor(rng.sample(range(len(training)), min(args.batch_size, len(training))))
-        inputs, labels = mask_tokens(training[rows], tokenizer, args.mask_probability, generator)
-        warmup = min(1.0, (step + 1) / 200)
-        for group in optimizer.param_groups:
-            group["lr"] = args.learning_rate * warmup
+        inputs, labels = mask(training[rows])
         loss = masked_lm_loss(model, inputs, labels)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
+        scheduler.step()
         optimizer.zero_grad(set_to_none=True)
         losses.append(loss.item())
         step += 1
@@ -142,7 +145,7 @@ def pretrain(args: PretrainArguments) -> dict:
             logger.info("step %d loss %.3f", step, sum(losses[-100:]) / len(losses[-100:]))
     model.eval()
     with torch.no_grad():
-        inputs, labels = mask_tokens(validation, tokenizer, args.mask_probability, torch.Generator().manual_seed(1))
+        inputs, labels = masker(tokenizer, args.mask_probability, seed=1)(validation)  # the same masks every run
         validation_loss = float(masked_lm_loss(model, inputs, labels))
     model.save_pretrained(args.output_dir)
     tokenizer.save_pretrained(args.output_dir)

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from codescore_metric.formats import InputFormat
-from codescore_metric.metaeval.correlation import correlations, within_task_kendall
+from codescore_metric.correlation import correlations, within_task_kendall
+from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.modeling import WEIGHT_DTYPES
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
 from codescore_metric.training.objective import LossWeights, unice_loss, within_task_ranking_loss
@@ -85,7 +85,7 @@ def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: 
     scorer = CodeScorer.from_model(model, tokenizer, normalization="sample")
     results = {}
     for fmt in formats:
-        fields = {f"{name}s": examples.texts[name] for name in InputFormat.parse(fmt).fields}
+        fields = {ARGUMENT_FOR_FIELD[name]: examples.texts[name] for name in InputFormat.parse(fmt).fields}
         scored = scorer.score(**fields, input_format=fmt, batch_size=batch_size)
         metrics = correlations(scored.codescore, examples.labels[:, 0].numpy())
         if examples.task_ids is not None:
@@ -143,7 +143,7 @@ def train(model, tokenizer, train_examples: LabelledExamples, validation_example
     batches = epoch_batches()
     steps_per_epoch = math.ceil(len(batches) / args.gradient_accumulation)
     total_steps = min(args.max_steps or steps_per_epoch * args.epochs, steps_per_epoch * args.epochs)
-    scheduler = linear_schedule(optimizer, int(args.warmup_ratio * total_steps), total_steps)
+    scheduler = linear_schedule(optimizer, args.warmup_ratio, total_steps)
     output = Path(args.output_dir)
     history = {"model_id": model_id, "train_examples": len(data), "validation_examples": len(validation_examples),
                "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,

@@ -1,4 +1,5 @@
-"""Agreement between a metric and execution ground truth: pure functions over arrays.
+"""Agreement between a metric and execution ground truth: pure functions over arrays, used by the
+meta-evaluation (``codescore_metric.metaeval``) and by training's validation (``codescore_metric.training``).
 
 Continuous metrics are compared with PassRatio as in the paper (§4.1.3, pooled over all samples):
 Kendall tau-b, Spearman r_s and Pearson r_p (``scipy.stats``) and MAE = mean |PassRatio - metric|.

@@ -1,0 +1,35 @@
+"""One place for the names: formats, fields, their jsonl columns and argument names, and the outputs."""
+
+import importlib.util
+from pathlib import Path
+
+from codescore_metric.formats import (ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, FIELDS, FORMAT_LABELS, OUTPUT_NAMES,
+                                      InputFormat)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_each_format_names_its_fields_arguments_and_paper_label():
+    assert [(fmt.value, fmt.fields, fmt.arguments, fmt.label) for fmt in InputFormat] == [
+        ("ref", ("prediction", "reference"), ("predictions", "references"), "Ref-only"),
+        ("nl", ("prediction", "source"), ("predictions", "sources"), "NL-only"),
+        ("ref_nl", ("prediction", "reference", "source"), ("predictions", "references", "sources"), "Ref&NL"),
+    ]
+    assert set(FORMAT_LABELS) == {fmt.value for fmt in InputFormat}
+    assert tuple(ARGUMENT_FOR_FIELD) == tuple(COLUMN_FOR_FIELD) == FIELDS
+    assert COLUMN_FOR_FIELD == {"prediction": "generated_code", "reference": "golden_code", "source": "source"}
+
+
+def test_the_metric_configs_come_from_the_formats():
+    spec = importlib.util.spec_from_file_location("codescore_script", ROOT / "codescore.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script._FIELDS == {"default": ("predictions", "references"), "ref": ("predictions", "references"),
+                              "nl": ("predictions", "sources"), "ref_nl": ("predictions", "references", "sources")}
+
+
+def test_the_outputs_have_one_name_everywhere():
+    from codescore_metric import modeling, results, scorer
+
+    assert OUTPUT_NAMES == ("codescore", "executability", "passability")
+    assert modeling.OUTPUT_NAMES is scorer.OUTPUT_NAMES is results.SCORE_KEYS is OUTPUT_NAMES
