@@ -1,7 +1,8 @@
 """CodeScore as a Hugging Face `evaluate` metric: a thin adapter over the `codescore_metric` package."""
 
-import evaluate
 import datasets
+import evaluate
+
 import codescore_metric  # From: codescore-metric
 
 _CITATION = """\

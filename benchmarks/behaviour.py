@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from codescore_metric import CodeScorer  # noqa: E402
-from codescore_metric.behaviour import TARGETS, behaviour_report, counts_as_correct, meets_target  # noqa: E402
-from codescore_metric.formats import InputFormat  # noqa: E402
+from codescore_metric import CodeScorer
+from codescore_metric.behaviour import TARGETS, behaviour_report, counts_as_correct, meets_target
+from codescore_metric.formats import InputFormat
 
 
 def render(report: dict) -> str:

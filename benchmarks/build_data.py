@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from execution_speed import write_section  # noqa: E402
+from execution_speed import write_section
 
-from codescore_metric.data.builder import BuildConfig, build  # noqa: E402
-from codescore_metric.data.distribution import format_distribution  # noqa: E402
-from codescore_metric.execution.sandbox import Limits, default_workers  # noqa: E402
+from codescore_metric.data.builder import BuildConfig, build
+from codescore_metric.data.distribution import format_distribution
+from codescore_metric.execution.sandbox import Limits, default_workers
 
 RESULTS = Path(__file__).parent / "results" / "data.md"
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from codescore_metric.execution import Job, Limits, run_many  # noqa: E402
-from codescore_metric.execution.tasks import load_tasks  # noqa: E402
+from codescore_metric.execution import Job, Limits, run_many
+from codescore_metric.execution.tasks import load_tasks
 
 RESULTS = Path(__file__).parent / "results" / "execution.md"
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -27,11 +27,12 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from codescore_metric.execution import Job, Limits, run_program  # noqa: E402
-from codescore_metric.execution.extend import extend_task  # noqa: E402
-from codescore_metric.execution.labels import passable  # noqa: E402
-from codescore_metric.execution.tasks import Task, load_tasks  # noqa: E402
-from execution_speed import DEFAULT_DATA, write_section  # noqa: E402
+from execution_speed import DEFAULT_DATA, write_section
+
+from codescore_metric.execution import Job, Limits, run_program
+from codescore_metric.execution.extend import extend_task
+from codescore_metric.execution.labels import passable
+from codescore_metric.execution.tasks import Task, load_tasks
 
 SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.FloorDiv: ast.Mult, ast.Div: ast.Mult,
          ast.Mod: ast.FloorDiv, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,

@@ -51,7 +51,7 @@ def read_authors_state(path: str | Path) -> tuple[dict, dict]:
 
     try:
         checkpoint = torch.load(str(path), map_location="cpu", weights_only=True)
-    except Exception as error:  # noqa: BLE001 - re-raised with the file named
+    except Exception as error:
         raise ValueError(f"cannot read {path} as a PyTorch checkpoint with weights_only=True: {error}") from error
     if not isinstance(checkpoint, dict) or "state_dict" not in checkpoint:
         raise ValueError(f"{path} is not a Lightning checkpoint: it has no 'state_dict' entry")

@@ -37,13 +37,13 @@ from collections.abc import Sequence
 
 __all__ = [
     "CODEBLEU_DEFAULT_WEIGHTS",
-    "codebleu_languages",
     "bleu_signature",
+    "codebleu_languages",
     "corpus_bleu",
-    "sentence_bleu",
     "corpus_codebleu",
-    "sentence_codebleu",
     "exact_match",
+    "sentence_bleu",
+    "sentence_codebleu",
 ]
 
 CODEBLEU_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)

@@ -34,7 +34,12 @@ def downloads_disabled(local_files_only: bool | None) -> bool:
     return bool(constants.HF_HUB_OFFLINE)
 
 
-def load_checkpoint(checkpoint: str | Path | None = None, revision: str | None = None, local_files_only: bool | None = None, encoder: str | Path | None = None) -> LoadedCheckpoint:
+def load_checkpoint(
+    checkpoint: str | Path | None = None,
+    revision: str | None = None,
+    local_files_only: bool | None = None,
+    encoder: str | Path | None = None,
+) -> LoadedCheckpoint:
     """Load a UniCE model and its tokenizer.
 
     ``checkpoint`` may be ``None`` (``$CODESCORE_CHECKPOINT``, else the model bundled in the package),

@@ -30,7 +30,7 @@ def mark_changes(pieces: list[str | int], other: list[str | int]) -> list[str | 
     """``pieces`` (text chunks and marker ints) with the runs that differ from ``other`` wrapped in
     CHANGE_START / CHANGE_END; the text of ``pieces`` is kept character for character."""
     items, words = _lexemes(pieces)
-    other_items, other_words = _lexemes(other)
+    _other_items, other_words = _lexemes(other)
     keys, other_keys = [_key(w, words, i) for i, w in enumerate(words)], [_key(w, other_words, i) for i, w in enumerate(other_words)]
     blocks = difflib.SequenceMatcher(None, keys, other_keys, autojunk=False).get_matching_blocks()
     aligned = [(i + k, j + k) for i, j, size in blocks for k in range(size)]

@@ -2,9 +2,9 @@
 
 Two profiles:
 
-* ``reference`` reproduces the authors' encoder exactly (paper §4.1.4 gives the order "[CLS] g [SEP] r [SEP] n [SEP]"; the authors' code joins RoBERTa-style): each segment is
-  tokenized alone and capped at ``max_length - 4`` inner tokens, pad ids (and the authors' ``<v>``
-  tags) are deleted, segments are joined as ``<s> g </s></s> r </s></s> n </s>``, and when the inner
+* ``reference`` reproduces the authors' encoder exactly (paper §4.1.4 gives the order "[CLS] g [SEP] r [SEP] n [SEP]";
+  the authors' code joins RoBERTa-style): each segment is tokenized alone and capped at ``max_length - 4`` inner tokens,
+  pad ids (and the authors' ``<v>`` tags) are deleted, segments are joined as ``<s> g </s></s> r </s></s> n </s>``, and when the inner
   lengths sum past ``max_length - 1 - n_segments`` the joined ids are cut to ``max_length``, which
   eats the last segments and the closing ``</s>`` first.
 * ``clean`` is for our own models: literal special-token text in code is read as text, every

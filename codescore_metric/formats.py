@@ -39,7 +39,7 @@ class InputFormat(str, Enum):
         return FORMAT_LABELS[self.value]
 
     @classmethod
-    def parse(cls, value: "InputFormat | str") -> "InputFormat":
+    def parse(cls, value: InputFormat | str) -> InputFormat:
         """Accept an `InputFormat`, its value, or a common spelling such as 'Ref&NL' or 'nl-only'."""
         if isinstance(value, InputFormat):
             return value

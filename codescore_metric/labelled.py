@@ -74,7 +74,8 @@ def _number(value):
     return float(value), None
 
 
-def _ratio(value):
+def checked_ratio(value) -> tuple[float | None, str | None]:
+    """``(value as a float, None)`` for a number in [0, 1] (a bool counts), else ``(None, what is wrong)``."""
     number, error = _number(value)
     if error is None and not 0.0 <= number <= 1.0:
         return None, f"is {value!r}, not a number in [0, 1]"
@@ -147,7 +148,7 @@ def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...
         "prediction": (fields.prediction, _text, True),
         "reference": (fields.reference, _text, False),
         "source": (fields.source, _text, False),
-        "pass_ratio": (fields.pass_ratio, _ratio, True),
+        "pass_ratio": (fields.pass_ratio, checked_ratio, True),
         "executable": (fields.executable, _binary, False),
         "all_pass": (fields.all_pass, _binary, False),
         **{f"extra:{name}": (name, _number, True) for name in extra_metrics},

@@ -64,7 +64,7 @@ class UniCEConfig:
             raise ValueError(f"head_type must be one of {HEAD_TYPES}; got {self.head_type!r}")
         if self.head_activation not in _ACTIVATIONS:
             raise ValueError(f"head_activation must be one of {sorted(_ACTIVATIONS)}; got {self.head_activation!r}")
-        self.encoding_spec  # validates the encoding fields
+        _ = self.encoding_spec  # building the spec validates the encoding fields
 
     @property
     def encoding_spec(self) -> EncodingSpec:
@@ -83,7 +83,7 @@ class UniCEConfig:
         return {"architectures": ["UniCEModel"], "codescore_config_version": CONFIG_FORMAT_VERSION, **asdict(self)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "UniCEConfig":
+    def from_dict(cls, data: dict) -> UniCEConfig:
         data = dict(data)
         data.pop("architectures", None)
         version = data.pop("codescore_config_version", None)
@@ -122,7 +122,7 @@ class UniCEModel(nn.Module):
         hidden = encoder_config.hidden_size
         self.mix = LayerMix(encoder_config.num_hidden_layers + 1, config.layer_transformation, config.layer_norm, config.layer_dropout,
                             config.pooling)
-        mlp = lambda out_dim: build_mlp(hidden, config.head_hidden_sizes, out_dim, config.head_activation, config.dropout)  # noqa: E731
+        mlp = lambda out_dim: build_mlp(hidden, config.head_hidden_sizes, out_dim, config.head_activation, config.dropout)
         if config.head_type == "shared":
             self.head = mlp(len(OUTPUT_NAMES))
         else:
@@ -154,7 +154,7 @@ class UniCEModel(nn.Module):
         return directory
 
     @classmethod
-    def from_pretrained(cls, directory: str | Path) -> "UniCEModel":
+    def from_pretrained(cls, directory: str | Path) -> UniCEModel:
         """Build from ``config.json`` and load ``model.safetensors`` strictly (every key, every shape)."""
         from safetensors.torch import load_file
 
@@ -172,7 +172,8 @@ class UniCEModel(nn.Module):
         expected = self.state_dict()
         missing = sorted(set(expected) - set(state))
         unexpected = sorted(set(state) - set(expected))
-        misshapen = [f"{k}: {tuple(state[k].shape)} != {tuple(expected[k].shape)}" for k in expected if k in state and state[k].shape != expected[k].shape]
+        misshapen = [f"{k}: {tuple(state[k].shape)} != {tuple(expected[k].shape)}"
+                     for k in expected if k in state and state[k].shape != expected[k].shape]
         if missing or unexpected or misshapen:
             raise ValueError(
                 f"weights in {source} do not fit the model built from its config: "

@@ -15,16 +15,14 @@ from codescore_metric import baselines
 from codescore_metric.formats import COLUMN_FOR_FIELD, OUTPUT_NAMES, InputFormat
 
 __all__ = [
-    "SCORE_KEYS",
+    "load_records",
     "metric_result",
     "reading",
+    "score_records",
     "score_single",
     "truncation_note",
-    "load_records",
-    "score_records",
 ]
 
-SCORE_KEYS = OUTPUT_NAMES  # another name of `formats.OUTPUT_NAMES`, kept while app.py and tests/test_app.py use it
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -129,14 +129,14 @@ class CodeScorer:
         local_files_only: bool | None = None,
         encoder: str | Path | None = None,
         static_checks: bool | None = None,
-    ) -> "CodeScorer":
+    ) -> CodeScorer:
         """Same as ``CodeScorer(checkpoint, ...)``, in the ``from_pretrained`` spelling of transformers."""
         return cls(checkpoint, revision=revision, device=device, dtype=dtype, normalization=normalization,
                    local_files_only=local_files_only, encoder=encoder, static_checks=static_checks)
 
     @classmethod
     def from_model(cls, model, tokenizer, model_id: str = "unsaved", revision: str = "local", normalization: str | None = None,
-                   static_checks: bool = True) -> "CodeScorer":
+                   static_checks: bool = True) -> CodeScorer:
         """Wrap a model already in memory (e.g. during training); it stays on its device and dtype, uncached."""
         _check_normalization(normalization)
         scorer = cls.__new__(cls)

@@ -12,9 +12,13 @@ from tests.test_modeling import sparsemax_by_bisection
 from tests.tiny_model import build_tiny_tokenizer, tiny_encoder_config
 
 LAYERS, HIDDEN, MAX_POSITIONS = 2, 32, 260
-PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a - b", "for i in range(10): print(i)", "", "class Stack:\n    pass", "def is_even(n): return n % 2"]
-REFERENCES = ["def add(a, b):\n    return a + b\n"] * 2 + ["for i in range(10):\n    print(i)\n", "def f(): pass", "class Stack:\n    def push(self, x):\n        self.items.append(x)\n", "def is_even(n):\n    return n % 2 == 0\n"]
-SOURCES = ["Write a function to add two numbers.", "Add two numbers.", "Print the numbers below ten.", "Nothing.", "A stack class with push.", "Check whether a number is even."]
+PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a - b", "for i in range(10): print(i)", "",
+               "class Stack:\n    pass", "def is_even(n): return n % 2"]
+REFERENCES = ["def add(a, b):\n    return a + b\n"] * 2 + ["for i in range(10):\n    print(i)\n", "def f(): pass",
+                                                       "class Stack:\n    def push(self, x):\n        self.items.append(x)\n",
+                                                       "def is_even(n):\n    return n % 2 == 0\n"]
+SOURCES = ["Write a function to add two numbers.", "Add two numbers.", "Print the numbers below ten.", "Nothing.",
+           "A stack class with push.", "Check whether a number is even."]
 
 
 def authors_state_dict(vocab_size: int, seed: int = 1):
@@ -55,7 +59,8 @@ def authors_files(tmp_path_factory):
     tokenizer.save_pretrained(encoder_dir)
     state = authors_state_dict(len(tokenizer))
     path = root / "epoch=8-step=299583-val_pearson=0.739.ckpt"
-    hyper_parameters = {"pretrained_model": "microsoft/unixcoder-base", "input_segments": ["mt", "ref", "src", "src_ref"], "layer": "mix", "pool": "avg"}
+    hyper_parameters = {"pretrained_model": "microsoft/unixcoder-base", "input_segments": ["mt", "ref", "src", "src_ref"],
+                        "layer": "mix", "pool": "avg"}
     torch.save({"epoch": 8, "global_step": 299583, "pytorch-lightning_version": "1.9.5", "state_dict": state,
                 "loops": {}, "hyper_parameters": hyper_parameters, "hparams_name": "kwargs"}, path)
     return path, encoder_dir, state
@@ -160,7 +165,8 @@ def test_convert_writes_a_folder_that_scores_identically(authors_files, tmp_path
     assert cli_main(["convert", str(path), str(tmp_path / "converted"), "--encoder", str(encoder_dir)]) == 0
     converted = CodeScorer(tmp_path / "converted")
     original = CodeScorer(path, encoder=encoder_dir)
-    assert converted.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore == original.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore
+    assert (converted.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore
+            == original.score(PREDICTIONS, references=REFERENCES, sources=SOURCES).codescore)
     assert converted.signature("ref") == original.signature("ref")
 
 

@@ -70,7 +70,7 @@ def test_authors_repo_offline_names_the_checkpoint_file(hub_cache):
 
 def test_partial_snapshot_lists_missing_files(hub_cache, model_dir):
     put_in_cache(hub_cache, "org/partial", model_dir, files={"config.json", "tokenizer.json", "tokenizer_config.json"})
-    with pytest.raises(FileNotFoundError, match="has no model.safetensors"):
+    with pytest.raises(FileNotFoundError, match=r"has no model\.safetensors"):
         load_checkpoint("org/partial", local_files_only=True)
 
 
@@ -78,9 +78,9 @@ def test_unknown_names_and_files(tmp_path):
     with pytest.raises(FileNotFoundError, match="neither an existing file or folder nor a Hub repo id"):
         load_checkpoint("./no/such/dir/here")
     (tmp_path / "weights.bin").write_bytes(b"x")
-    with pytest.raises(ValueError, match="not an authors' .ckpt"):
+    with pytest.raises(ValueError, match=r"not an authors' \.ckpt"):
         load_checkpoint(tmp_path / "weights.bin")
-    with pytest.raises(FileNotFoundError, match="no authors' .ckpt file"):
+    with pytest.raises(FileNotFoundError, match=r"no authors' \.ckpt file"):
         load_checkpoint(tmp_path)
 
 

@@ -9,7 +9,8 @@ from codescore_metric.cli import main
 from tests.tiny_model import build_tiny_model_dir
 
 ROWS = [
-    {"id": 1, "generated_code": "def add(a, b):\n    return a + b\n", "golden_code": "def add(a, b):\n    return a + b\n", "source": "Add two numbers."},
+    {"id": 1, "generated_code": "def add(a, b):\n    return a + b\n", "golden_code": "def add(a, b):\n    return a + b\n",
+     "source": "Add two numbers."},
     {"id": 2, "generated_code": "", "golden_code": "def f(): pass", "source": "Nothing."},
     {"id": 3, "generated_code": "print(1)", "golden_code": "print(2)", "source": "Print two."},
 ]

@@ -212,7 +212,7 @@ def test_build_end_to_end_on_hand_written_tasks(tmp_path):
     assert train_ids and val_ids and not train_ids & val_ids
     ratios = [row["pass_ratio"] for split in report.rows.values() for row in split]
     assert 0.0 in ratios and 1.0 in ratios and any(0 < ratio < 1 for ratio in ratios)
-    for split, rows in report.rows.items():
+    for rows in report.rows.values():
         split_ids = {row["task_id"] for row in rows}
         for row in rows:
             if row["kind"] == "foreign":
@@ -316,7 +316,8 @@ def test_real_generations_are_labelled_and_validation_holds_only_real_programs(t
     typed = by_code["def count_vowels(s: List[str]) -> int:\n    return sum(c in 'aeiou' for c in s.lower())\n"]
     assert typed["pass_ratio"] == 1.0 and typed["generator"] == "model-a" and typed["detail"] == "a-1 p"
     assert 0 < by_code["def count_vowels(s):\n    return sum(c in 'aeiu' for c in s)\n"]["pass_ratio"] < 1
-    assert by_code["def max_even(xs:\n"]["executable"] is False and by_code["def max_even(xs):\n    return max(xs)\n"]["generator"] == "model-a,model-b"
+    assert by_code["def max_even(xs:\n"]["executable"] is False
+    assert by_code["def max_even(xs):\n    return max(xs)\n"]["generator"] == "model-a,model-b"
     for split, rows in report.rows.items():
         kinds = {row["kind"] for row in rows}
         if split == "train":

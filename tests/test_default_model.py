@@ -58,8 +58,9 @@ def test_app_default_choice_is_the_embedded_model(monkeypatch):
     demo = app.build_demo()
     _, url, _ = demo.launch(server_name="127.0.0.1", server_port=None, prevent_thread_lock=True, quiet=True)
     try:
-        codescore, *_ = Client(url, verbose=False).predict(CORRECT, CORRECT, "Add two numbers.", "ref_nl",
-                                                            "Embedded default model", api_name="/score")
+        *_, numbers = Client(url, verbose=False).predict(CORRECT, CORRECT, "Add two numbers.", "ref_nl",
+                                                          "Embedded default model", api_name="/score")
     finally:
         demo.close()
-    assert codescore == pytest.approx(CodeScorer().score([CORRECT], references=[CORRECT], sources=["Add two numbers."]).codescore[0], abs=1e-4)
+    expected = CodeScorer().score([CORRECT], references=[CORRECT], sources=["Add two numbers."]).codescore[0]
+    assert numbers["codescore"] == pytest.approx(expected, abs=1e-4)

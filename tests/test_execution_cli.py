@@ -87,7 +87,7 @@ def test_label_with_humaneval_tasks_and_completions(tmp_path):
     cli(label, ["label", str(samples), "-o", str(tmp_path / "o.jsonl"), "--tasks", str(tasks)])
     assert [r["pass_ratio"] for r in read_jsonl(tmp_path / "o.jsonl")] == [1.0, pytest.approx(2 / 3), 1.0]
     bad = write_jsonl(tmp_path / "b.jsonl", [{"task_id": "Nope/1", "completion": ""}])
-    with pytest.raises(ValueError, match="b.jsonl:1: field 'task_id' is 'Nope/1'"):
+    with pytest.raises(ValueError, match=r"b\.jsonl:1: field 'task_id' is 'Nope/1'"):
         cli(label, ["label", str(bad), "-o", str(tmp_path / "o2.jsonl"), "--tasks", str(tasks)])
 
 

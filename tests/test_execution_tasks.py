@@ -7,8 +7,7 @@ import pytest
 
 from codescore_metric.execution import Limits, run_many
 from codescore_metric.execution.labels import labels
-from codescore_metric.execution.tasks import (called_name, check_asserts, clean_program, load_tasks,
-                                              truncate_completion)
+from codescore_metric.execution.tasks import called_name, check_asserts, clean_program, load_tasks, truncate_completion
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 HUMANEVAL_TASK = {
@@ -79,7 +78,7 @@ def test_bad_task_rows_name_line_and_field(tmp_path, row, message):
 
 def test_unreadable_files_are_reported(tmp_path):
     (tmp_path / "x.jsonl").write_text('{"a": 1}\n{oops\n')
-    with pytest.raises(ValueError, match="x.jsonl:2: not valid JSON"):
+    with pytest.raises(ValueError, match=r"x\.jsonl:2: not valid JSON"):
         load_tasks(tmp_path / "x.jsonl")
     with pytest.raises(ValueError, match="cannot tell the task format"):
         load_tasks(write_jsonl(tmp_path / "y.jsonl", [{"a": 1}]))

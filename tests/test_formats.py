@@ -3,8 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-from codescore_metric.formats import (ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, FIELDS, FORMAT_LABELS, OUTPUT_NAMES,
-                                      InputFormat)
+from codescore_metric.formats import ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, FIELDS, FORMAT_LABELS, OUTPUT_NAMES, InputFormat
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,7 +28,7 @@ def test_the_metric_configs_come_from_the_formats():
 
 
 def test_the_outputs_have_one_name_everywhere():
-    from codescore_metric import modeling, results, scorer
+    from codescore_metric import modeling, scorer
 
     assert OUTPUT_NAMES == ("codescore", "executability", "passability")
-    assert modeling.OUTPUT_NAMES is scorer.OUTPUT_NAMES is results.SCORE_KEYS is OUTPUT_NAMES
+    assert modeling.OUTPUT_NAMES is scorer.OUTPUT_NAMES is OUTPUT_NAMES

@@ -9,8 +9,7 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
-from codescore_metric.correlation import (best_threshold, binary_agreement, classification, correlations, roc_auc,
-                                          within_task_kendall)
+from codescore_metric.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc, within_task_kendall
 from codescore_metric.labelled import load_labelled
 from codescore_metric.metaeval import rendering
 from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, meta_evaluate

@@ -175,7 +175,7 @@ def test_config_rejects_other_versions_and_unknown_keys(tmp_path):
 
 
 def test_missing_files_are_named(tmp_path):
-    with pytest.raises(FileNotFoundError, match="config.json"):
+    with pytest.raises(FileNotFoundError, match=r"config\.json"):
         UniCEModel.from_pretrained(tmp_path)
 
 

@@ -16,8 +16,8 @@ from tests.tiny_model import CORPUS, build_tiny_model, build_tiny_tokenizer, tin
 def test_loss_is_squared_error_plus_bce_on_logits():
     logits = torch.tensor([[0.0, 2.0, -1.0], [1.0, -3.0, 0.5]])
     pass_ratio, executable, all_pass = torch.tensor([0.5, 1.0]), torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])
-    sigmoid = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
-    bce = lambda z, y: -(y * math.log(sigmoid(z)) + (1 - y) * math.log(1 - sigmoid(z)))  # noqa: E731
+    sigmoid = lambda x: 1 / (1 + math.exp(-x))
+    bce = lambda z, y: -(y * math.log(sigmoid(z)) + (1 - y) * math.log(1 - sigmoid(z)))
     expected = ((sigmoid(0.0) - 0.5) ** 2 + (sigmoid(1.0) - 1.0) ** 2) / 2
     expected += (bce(2.0, 1) + bce(-3.0, 0)) / 2 + 0.5 * (bce(-1.0, 0) + bce(0.5, 1)) / 2
     got = unice_loss(logits, pass_ratio, executable, all_pass, LossWeights(1.0, 1.0, 0.5))

@@ -76,7 +76,8 @@ def run(args) -> int:
                          tests_per_task=args.tests_per_task, progress=not args.no_progress,
                          shared_process=not args.process_per_test, generations=tuple(args.generations),
                          generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
-                         generation_mutants=args.generation_mutants, limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout),
+                         generation_mutants=args.generation_mutants,
+                         limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout),
                          ray_address=args.ray)
     report = build(config)
     for split, dist in report.distributions.items():

@@ -12,7 +12,6 @@ numbers are repeated for each generator's rows.
 from __future__ import annotations
 
 import argparse
-
 import importlib.util
 import sys
 

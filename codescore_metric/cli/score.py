@@ -37,7 +37,7 @@ def run(args) -> int:
     rows, errors = read_objects(args.input)
     names = {"prediction": args.prediction_field, "reference": args.reference_field, "source": args.source_field}
     fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
-    errors += _row_errors(rows, fmt, names)
+    errors += row_errors(rows, fmt, names)
     if errors:
         bad_rows = len({line for line, _ in errors})
         print(f"codescore score: {bad_rows} bad row(s) ({len(errors)} problem(s)); nothing was scored:\n"
@@ -79,7 +79,9 @@ def _infer_format(rows, names) -> InputFormat:
     return InputFormat.REF
 
 
-def _row_errors(rows, fmt: InputFormat, names) -> list[tuple[int, str]]:
+def row_errors(rows, fmt: InputFormat, names) -> list[tuple[int, str]]:
+    """``(line, problem)`` for every field of ``fmt`` (named by ``names``) a row lacks or holds as a non-string;
+    shared with the app's file tab."""
     errors = []
     for line, row in rows:
         for field in fmt.fields:

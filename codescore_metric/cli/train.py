@@ -71,7 +71,7 @@ def run(args) -> int:
     from codescore_metric.training.examples import load_split
     from codescore_metric.training.trainer import TrainingArguments, push_to_hub, train
 
-    if args.data and (args.train or args.validation) or not args.data and not (args.train and args.validation):
+    if (args.data and (args.train or args.validation)) or (not args.data and not (args.train and args.validation)):
         raise ValueError("give either --data FOLDER or both --train and --validation")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     if args.threads:
@@ -81,7 +81,8 @@ def run(args) -> int:
     settings = TrainingArguments(
         output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
-        freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16, save_dtype=args.save_dtype, seed=args.seed, formats=tuple(args.formats),
+        freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16,
+        save_dtype=args.save_dtype, seed=args.seed, formats=tuple(args.formats),
         select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
     )

@@ -30,12 +30,11 @@ from pathlib import Path
 
 from codescore_metric.data.candidates import Candidate, Donor, make_candidates, mutants_of, task_rng
 from codescore_metric.data.distribution import format_distribution, label_distribution
-from codescore_metric.data.generations import (EXECUTION_PRELUDE, KIND, MUTANT_KIND, Generation, mismatched_groups,
-                                               read_generations)
+from codescore_metric.data.generations import EXECUTION_PRELUDE, KIND, MUTANT_KIND, Generation, mismatched_groups, read_generations
 from codescore_metric.data.prompts import docstring_prompt
+from codescore_metric.execution.distributed import runner
 from codescore_metric.execution.extend import extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
-from codescore_metric.execution.distributed import runner
 from codescore_metric.execution.sandbox import Limits, default_workers
 from codescore_metric.execution.tasks import Task, load_tasks
 from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS

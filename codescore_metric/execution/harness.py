@@ -70,7 +70,7 @@ def _preimport(program):
         if name in sys.stdlib_module_names and name not in ("ctypes", "_ctypes", "subprocess"):
             try:
                 __import__(name)
-            except BaseException:  # noqa: BLE001 - a module that fails here fails again in the child
+            except BaseException:
                 pass
 
 
@@ -200,7 +200,7 @@ def _child(job, indices, verdict_fd):
             if index is not None and job["capture"]:
                 try:
                     verdict["value"] = _jsonable(namespace.get(job["capture"]), job["max_value_chars"])
-                except BaseException as error:  # noqa: BLE001 - an unencodable value is the test's error
+                except BaseException as error:
                     verdict = _error_verdict("test", error)
         os.write(verdict_fd, (json.dumps(verdict) + "\n").encode())
         if load_error or (job["fail_fast"] and verdict["status"] != "passed"):
@@ -212,7 +212,7 @@ def _execute(source, phase, namespace):
     """Run ``source``; None when it ran, else the error verdict."""
     try:
         exec(compile(source, f"<{phase}>", "exec"), namespace)
-    except BaseException as error:  # noqa: BLE001 - every exception is a label
+    except BaseException as error:
         return _error_verdict(phase, error)
     return None
 
@@ -226,7 +226,7 @@ def _error_verdict(phase, error):
 def _describe_error(phase, error):
     try:
         message = str(error)[:300]
-    except BaseException:  # noqa: BLE001 - a user exception whose __str__ fails
+    except BaseException:
         message = ""
     return f"{phase}: {message}" if message else phase
 
@@ -354,7 +354,7 @@ def main():
     def send(index, verdict):
         nonlocal stop
         os.write(result_fd, (json.dumps({"load": verdict} if index is None else {"i": index, **verdict}) + "\n").encode())
-        stop = stop or verdict["status"] != "passed" and (index is None or job["fail_fast"])
+        stop = stop or (verdict["status"] != "passed" and (index is None or job["fail_fast"]))
 
     if job["check_load"]:
         _judge(job, [], result_fd, send)

@@ -27,7 +27,18 @@ def reserved_tokens(tokenizer, start: int, count: int) -> list[str]:
     return tokens
 
 
-def model_from_backbone(backbone: str, max_length: int | None = None, head_type: str = "separate", head_hidden_sizes=(512,), dropout: float = 0.1, local_files_only: bool | None = None, name: str | None = None, layout_tokens: bool = False, change_tokens: bool = False, **config_overrides):
+def model_from_backbone(
+    backbone: str,
+    max_length: int | None = None,
+    head_type: str = "separate",
+    head_hidden_sizes=(512,),
+    dropout: float = 0.1,
+    local_files_only: bool | None = None,
+    name: str | None = None,
+    layout_tokens: bool = False,
+    change_tokens: bool = False,
+    **config_overrides,
+):
     """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads.
 
     ``name`` is what the saved config records as the backbone (default: ``backbone`` itself; give a

@@ -25,7 +25,7 @@ class LabelledExamples:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def per_task_sample(self, limit: int, seed: int) -> "LabelledExamples":
+    def per_task_sample(self, limit: int, seed: int) -> LabelledExamples:
         """At most ``limit`` examples of each task, chosen by a seeded hash (the same whatever the row order)."""
         if self.task_ids is None:
             raise ValueError("a per-task sample needs a task_id on every row")

@@ -29,14 +29,18 @@ def evaluation_table(results: dict) -> str:
     return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
 
 
+def _mean(metrics, key: str) -> float:
+    """Mean of ``key`` over the metric dicts of the validation formats (NaN where one lacks it)."""
+    return sum(m.get(key, float("nan")) for m in metrics) / len(metrics)
+
+
 def learning_curve(history: dict) -> str:
     """One row per evaluation point: step, epochs, training loss, mean validation r_s and within-task τ."""
     lines = ["| step | epochs | train loss | r_s | within-task τ |", "|---|---|---|---|---|"]
     for point in history["evaluations"]:
         metrics = point["validation"].values()
-        mean = lambda key: sum(m.get(key, float("nan")) for m in metrics) / len(metrics)  # noqa: E731
-        lines.append(f"| {point['steps']} | {point['epochs_done']:.2f} | {point['train_loss']:.4f} | {_number(mean('spearman'))} "
-                     f"| {_number(mean('within_task_tau'))} |")
+        lines.append(f"| {point['steps']} | {point['epochs_done']:.2f} | {point['train_loss']:.4f} | {_number(_mean(metrics, 'spearman'))} "
+                     f"| {_number(_mean(metrics, 'within_task_tau'))} |")
     return "\n".join(lines)
 
 
@@ -72,7 +76,8 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         "## Training\n",
         f"- data: {history['train_examples']} training and {history['validation_examples']} validation candidates "
         "(execution-labelled, split by task); HumanEval was never used for training or model selection\n"
-        f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: squared error on PassRatio + BCE on the Exec and Pass logits{ranking}\n"
+        f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: "
+        f"squared error on PassRatio + BCE on the Exec and Pass logits{ranking}\n"
         f"- {history['total_steps']} steps ({history['total_steps'] / history['steps_per_epoch']:.2f} epochs), best point step "
         f"{best['steps']} by mean validation {args['select_metric']}; "
         f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "

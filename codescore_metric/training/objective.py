@@ -17,7 +17,13 @@ class LossWeights:
     passability: float = 1.0
 
 
-def unice_loss(logits: torch.Tensor, pass_ratio: torch.Tensor, executable: torch.Tensor, all_pass: torch.Tensor, weights: LossWeights = LossWeights()) -> torch.Tensor:
+def unice_loss(
+    logits: torch.Tensor,
+    pass_ratio: torch.Tensor,
+    executable: torch.Tensor,
+    all_pass: torch.Tensor,
+    weights: LossWeights = LossWeights(),
+) -> torch.Tensor:
     """Squared error of sigmoid(score logit) against PassRatio, plus BCE on the raw Exec and Pass logits.
 
     ``logits`` is the model's [B, 3] output; labels are [B] float tensors in [0, 1].

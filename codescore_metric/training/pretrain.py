@@ -149,6 +149,7 @@ def pretrain(args: PretrainArguments) -> dict:
         validation_loss = float(masked_lm_loss(model, inputs, labels))
     model.save_pretrained(args.output_dir)
     tokenizer.save_pretrained(args.output_dir)
-    return {"steps": step, "seconds": time.monotonic() - started, "train_blocks": len(training), "tokens_seen": step * args.batch_size * args.sequence_length,
+    return {"steps": step, "seconds": time.monotonic() - started, "train_blocks": len(training),
+            "tokens_seen": step * args.batch_size * args.sequence_length,
             "final_train_loss": sum(losses[-100:]) / max(1, len(losses[-100:])), "validation_loss": validation_loss,
             "validation_perplexity": math.exp(validation_loss), "parameters": sum(p.numel() for p in model.roberta.parameters())}

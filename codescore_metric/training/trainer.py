@@ -117,7 +117,14 @@ def seed_everything(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-def train(model, tokenizer, train_examples: LabelledExamples, validation_examples: LabelledExamples, args: TrainingArguments, model_id: str = "codescore-trained") -> dict:
+def train(
+    model,
+    tokenizer,
+    train_examples: LabelledExamples,
+    validation_examples: LabelledExamples,
+    args: TrainingArguments,
+    model_id: str = "codescore-trained",
+) -> dict:
     """Train ``model`` in place; save the best evaluation point (by ``args.select_metric``) to ``args.output_dir``.
 
     Returns the history: training loss and validation metrics per format at every evaluation point
