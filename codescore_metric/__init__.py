@@ -13,6 +13,7 @@ _LAZY = {
     "UniCEConfig": "codescore_metric.modeling",
     "UniCEModel": "codescore_metric.modeling",
     "InputFormat": "codescore_metric.formats",
+    "score_distributed": "codescore_metric.distributed_scoring",
 }
 
 __all__ = ["__version__", *_LAZY]

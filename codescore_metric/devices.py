@@ -8,8 +8,10 @@ _DTYPES = {
     "fp32": torch.float32, "float32": torch.float32, "float": torch.float32,
     "bf16": torch.bfloat16, "bfloat16": torch.bfloat16,
     "fp16": torch.float16, "float16": torch.float16, "half": torch.float16,
+    "int8": torch.qint8, "qint8": torch.qint8,
 }
-DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+# torch.qint8 stands for dynamic int8 quantization of the Linear layers (CPU only; activations stay fp32).
+DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16", torch.qint8: "int8"}
 
 
 def resolve_device(device: str | torch.device | None = None) -> torch.device:
@@ -32,17 +34,21 @@ def resolve_device(device: str | torch.device | None = None) -> torch.device:
 
 
 def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
-    """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16' or a torch dtype."""
+    """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16', 'int8' or a torch
+    dtype. 'int8' (``torch.qint8``) is dynamic quantization of every ``nn.Linear``, on CPU only."""
     if dtype is None:
         return torch.float32
     if isinstance(dtype, torch.dtype):
         if dtype not in DTYPE_NAMES:
-            raise ValueError(f"dtype {dtype} is not supported; use torch.float32, torch.bfloat16 or torch.float16")
+            raise ValueError(f"dtype {dtype} is not supported; use torch.float32, torch.bfloat16, torch.float16 or torch.qint8")
         resolved = dtype
     elif isinstance(dtype, str) and dtype.lower() in _DTYPES:
         resolved = _DTYPES[dtype.lower()]
     else:
-        raise ValueError(f"dtype {dtype!r} is not known; use 'fp32', 'bf16' or 'fp16'")
+        raise ValueError(f"dtype {dtype!r} is not known; use 'fp32', 'bf16', 'fp16' or 'int8' (CPU only)")
+    if resolved == torch.qint8 and device.type != "cpu":
+        raise ValueError(f"dtype 'int8' (dynamic quantization) runs on CPU only, not on {device}; use device='cpu' "
+                         "with dtype='int8', or dtype='fp16'/'bf16' on an accelerator")
     if resolved == torch.bfloat16 and device.type == "cuda" and not torch.cuda.is_bf16_supported():
         raise ValueError("dtype 'bf16' is not supported by this GPU; use 'fp16' or 'fp32'")
     return resolved

@@ -9,7 +9,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,7 @@ from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import OUTPUT_NAMES, InputFormat
 from codescore_metric.inputs import choose_format, text_list, validate_inputs
 from codescore_metric.layer_mix import NORMALIZATIONS
+from codescore_metric.quantization import is_quantized, quantize_int8
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,9 @@ class CodeScorer:
     backbone config and tokenizer come from ``encoder``). ``normalization`` overrides the model's
     layer-mix statistics: ``"sample"`` (a score never depends on its batch) or ``"batch"`` (the
     authors' batch statistics, with their batching, for parity). Models are cached per process.
+    ``dtype``: ``"fp32"`` (default), ``"bf16"``, ``"fp16"`` (the encoder's weights; the layer mix and heads
+    stay fp32) or ``"int8"`` on CPU only (dynamic quantization of every ``nn.Linear``, encoder and heads, of
+    a copy of the model, so fp32 scorers of the same checkpoint are unaffected; inputs stay fp32).
 
     Predictions are whole programs (module level), not bare function bodies. With ``static_checks``
     two certain facts are not estimated: a prediction that does not compile as Python (so also an
@@ -142,6 +146,8 @@ class CodeScorer:
         scorer = cls.__new__(cls)
         parameter = next(model.parameters())
         scorer.device, scorer.dtype = parameter.device, next(model.encoder.parameters()).dtype
+        if is_quantized(model):  # quantize_int8 leaves embeddings and norms fp32
+            scorer.dtype = torch.qint8
         scorer.model, scorer.tokenizer, scorer.model_id, scorer.revision = model, tokenizer, model_id, revision
         scorer._configure(normalization, static_checks)
         return scorer
@@ -325,8 +331,21 @@ def _load_cached(checkpoint, revision, offline, encoder, device: torch.device, d
     key = (identity, revision, offline, str(encoder) if encoder else None, str(device), dtype)
     with _CACHE_LOCK:
         if key not in _CACHE:
-            loaded = load_checkpoint(checkpoint, revision=revision, local_files_only=offline, encoder=encoder)
-            loaded.model.to(device)
-            loaded.model.encoder.to(dtype)  # the layer mix and heads stay fp32
-            _CACHE[key] = loaded
+            if dtype == torch.qint8:
+                _CACHE[key] = _quantized(key, checkpoint, revision, offline, encoder)
+            else:
+                loaded = load_checkpoint(checkpoint, revision=revision, local_files_only=offline, encoder=encoder)
+                loaded.model.to(device)
+                loaded.model.encoder.to(dtype)  # the layer mix and heads stay fp32
+                _CACHE[key] = loaded
         return _CACHE[key]
+
+
+def _quantized(key: tuple, checkpoint, revision, offline, encoder) -> LoadedCheckpoint:
+    """The int8 model of ``key`` (CPU): a quantized copy of the cached fp32 model when there is one, which
+    other scorers keep using unchanged, else a fresh load quantized in place (no fp32 copy kept)."""
+    fp32 = _CACHE.get((*key[:-1], torch.float32))
+    if fp32 is not None:
+        return replace(fp32, model=quantize_int8(fp32.model, inplace=False))
+    loaded = load_checkpoint(checkpoint, revision=revision, local_files_only=offline, encoder=encoder)
+    return replace(loaded, model=quantize_int8(loaded.model.to("cpu"), inplace=True))

@@ -156,6 +156,13 @@ def test_init_kwargs_reach_the_scorer(tiny_model_dir):
     assert metric._batch_size == 2 and str(metric._scorer.device) == "cpu"
 
 
+def test_int8_through_the_metric(tiny_model_dir):
+    result = load("ref", tiny_model_dir, device="cpu", dtype="int8").compute(
+        predictions=PREDS, references=REFS, bleu=False, codebleu=False, return_per_sample=False)
+    assert "|dtype:int8|" in result["signature"]
+    assert result["codescore"] == pytest.approx(CodeScorer(tiny_model_dir, dtype="int8").score(PREDS, references=REFS).mean()["codescore"])
+
+
 def test_model_loads_once_across_instances(tiny_model_dir):
     a, b = load("ref", tiny_model_dir), load("nl", tiny_model_dir)
     a.compute(predictions=PREDS[:1], references=REFS[:1])

@@ -1,4 +1,9 @@
-"""`codescore score IN.jsonl -o OUT.jsonl`: add CodeScore, Executability and Passability to each row."""
+"""`codescore score IN.jsonl -o OUT.jsonl`: add CodeScore, Executability and Passability to each row.
+
+Under `torchrun --nproc_per_node N -m codescore_metric score ...` (or `accelerate launch`) the rows are
+split across the N processes, each on its own device (cuda:LOCAL_RANK, else the CPU), and rank 0 writes
+them all in input order: the same file one process writes (sample normalisation only).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,8 @@ def register(subparsers) -> None:
     parser.add_argument("--revision", help="Hub revision (branch, tag or commit) of --checkpoint")
     parser.add_argument("--encoder", help="backbone config/tokenizer for an authors' checkpoint (default microsoft/unixcoder-base)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
-    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], help="inference precision (default fp32)")
+    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16", "int8"],
+                        help="inference precision (default fp32); int8: dynamic quantization, CPU only")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
     parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
                         help="give code that does not compile as Python, or defines none of the reference's functions, "
@@ -34,37 +40,50 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from codescore_metric.distributed_scoring import launch_from_env
+
+    launch = launch_from_env()  # every rank reads and checks the whole file; only rank 0 reports and writes
+    report = print if launch.rank == 0 else lambda *_, **__: None
     rows, errors = read_objects(args.input)
     names = {"prediction": args.prediction_field, "reference": args.reference_field, "source": args.source_field}
     fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
     errors += row_errors(rows, fmt, names)
     if errors:
         bad_rows = len({line for line, _ in errors})
-        print(f"codescore score: {bad_rows} bad row(s) ({len(errors)} problem(s)); nothing was scored:\n"
-              f"{format_errors(args.input, errors)}", file=sys.stderr)
+        report(f"codescore score: {bad_rows} bad row(s) ({len(errors)} problem(s)); nothing was scored:\n"
+               f"{format_errors(args.input, errors)}", file=sys.stderr)
         return 2
     if not rows:
-        print(f"codescore score: {args.input} holds no rows; give one JSON object per line with a "
-              f"{args.prediction_field!r} field", file=sys.stderr)
+        report(f"codescore score: {args.input} holds no rows; give one JSON object per line with a "
+               f"{args.prediction_field!r} field", file=sys.stderr)
         return 2
+    from codescore_metric.distributed_scoring import rank_device, score_distributed
     from codescore_metric.scorer import CodeScorer
 
-    scorer = CodeScorer(args.checkpoint, revision=args.revision, device=args.device, dtype=args.dtype,
+    if launch.distributed and args.normalization == "batch":  # before loading the model; the model's own setting is checked later
+        raise ValueError("--normalization batch cannot be split across processes (batch statistics depend on the split); "
+                         "run one process, or use --normalization sample")
+    device = rank_device(args.device, launch) if launch.distributed else args.device
+    scorer = CodeScorer(args.checkpoint, revision=args.revision, device=device, dtype=args.dtype,
                         normalization=args.normalization, encoder=args.encoder, static_checks=args.static_checks)
     texts = {ARGUMENT_FOR_FIELD[field]: [row[names[field]] for _, row in rows] for field in fmt.fields}
     if scorer.normalization == "batch" and "source" not in fmt.fields and all(
             isinstance(row.get(names["source"]), str) for _, row in rows):
         texts["sources"] = [row[names["source"]] for _, row in rows]  # the authors' batch order, not read
-    result = scorer.score(**texts, input_format=fmt, batch_size=args.batch_size, progress_bar=not args.no_progress)
+    result = score_distributed(scorer, **texts, input_format=fmt, batch_size=args.batch_size,
+                               progress_bar=not args.no_progress, launch=launch)
+    if result is None:  # a rank other than 0: its share went to rank 0
+        return 0
     write_jsonl(args.output, ({**row, **scored} for (_, row), scored in zip(rows, result.records())))
     means = result.mean()
     truncated = sum(1 for cut in result.truncated if cut)
     uncompiled = (f", {result.certain.count('syntax_error')} not compiling, {result.certain.count('missing_definition')} "
                   "defining none of the reference's functions") if scorer.static_checks else ""
+    processes = f", in {launch.world_size} processes" if launch.distributed else ""
     print(
         f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "
         f"{means['executability']:.4f} | Passability {means['passability']:.4f} | {truncated} truncated, "
-        f"{result.certain.count('empty')} empty{uncompiled}\n{result.signature}",
+        f"{result.certain.count('empty')} empty{uncompiled}{processes}\n{result.signature}",
         file=sys.stderr,
     )
     return 0
