@@ -141,6 +141,21 @@ def test_ref_only_batches_follow_the_sources_as_the_authors_do(authors_files):
             PREDICTIONS, references=REFERENCES, sources=SOURCES, input_format="ref")
 
 
+@pytest.mark.parametrize("input_format", ["ref", "nl", "ref_nl"])
+@pytest.mark.parametrize("batch_size", [1, 4, 100])
+def test_parity_for_every_format_and_batch_size(authors_files, input_format, batch_size):
+    path, encoder_dir, state = authors_files
+    scorer = CodeScorer(path, encoder=encoder_dir)
+    columns = {"ref": (PREDICTIONS, REFERENCES), "nl": (PREDICTIONS, SOURCES), "ref_nl": (PREDICTIONS, REFERENCES, SOURCES)}
+    references = None if input_format == "nl" else REFERENCES
+    result = scorer.score(PREDICTIONS, references=references, sources=SOURCES, input_format=input_format, batch_size=batch_size)
+    got = np.array([result.codescore, result.executability, result.passability]).T
+    expected = expected_scores(state, scorer.tokenizer, list(zip(*columns[input_format])),
+                               np.argsort([len(s) for s in SOURCES]), batch_size=batch_size)  # the authors sort by NL
+    nonempty = [i for i, p in enumerate(PREDICTIONS) if p]
+    np.testing.assert_allclose(got[nonempty], expected[nonempty], atol=1e-5)
+
+
 def test_batch_statistics_make_scores_depend_on_the_batch(authors_files):
     path, encoder_dir, _ = authors_files
     scorer = CodeScorer(path, encoder=encoder_dir)
