@@ -130,8 +130,7 @@ def score_distributed(
     try:
         error = None
         try:
-            local = (scorer.score(**texts, input_format=fmt, batch_size=batch_size, progress_bar=progress_bar and launch.rank == 0)
-                     if len(mine) else _empty(scorer, fmt))
+            local = scorer.score(**texts, input_format=fmt, batch_size=batch_size, progress_bar=progress_bar and launch.rank == 0)
         except Exception as caught:  # reported to rank 0, then re-raised here
             local, error = None, caught
         gathered = [None] * launch.world_size if launch.rank == 0 else None
@@ -166,13 +165,6 @@ def _init_process_group(device: torch.device) -> bool:
     else:
         raise ValueError(f"multi-process scoring runs on CPU (gloo) or CUDA (nccl), not on {device}")
     return True
-
-
-def _empty(scorer, fmt: InputFormat) -> ScoreResult:
-    """The result of a rank with no samples (more ranks than samples)."""
-    from codescore_metric.scorer import ScoreResult
-
-    return ScoreResult([], [], [], [], [], input_format=fmt.value, signature=scorer.signature(fmt))
 
 
 def _merge(results: list[ScoreResult]) -> ScoreResult:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from codescore_metric import CodeScorer, InputFormat
+from codescore_metric import CodeScorer
 from codescore_metric.cli import main
-from codescore_metric.distributed_scoring import Launch, _empty, _merge, launch_from_env, rank_device, score_distributed, share
+from codescore_metric.distributed_scoring import Launch, _merge, launch_from_env, rank_device, score_distributed, share
 from tests.test_scorer import PREDICTIONS, REFERENCES, SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +109,8 @@ def test_shares_merge_in_rank_order_and_empty_shares_count_for_nothing(tiny_mode
     whole = scorer.score(PREDICTIONS, references=REFERENCES)
     parts = [scorer.score(PREDICTIONS[r.start:r.stop], references=REFERENCES[r.start:r.stop], input_format="ref")
              for r in (share(5, rank, 2) for rank in range(2))]
-    merged = _merge([parts[0], _empty(scorer, InputFormat.REF), parts[1]])
+    empty = scorer.score([], references=[], input_format="ref")  # a rank with no samples (more ranks than samples)
+    merged = _merge([parts[0], empty, parts[1]])
     assert merged.codescore == pytest.approx(whole.codescore, abs=1e-6)
     assert (merged.certain, merged.truncated, merged.signature) == (whole.certain, whole.truncated, whole.signature)
     other = CodeScorer(tiny_model_dir, device="cpu", static_checks=False).score(PREDICTIONS[:1], references=REFERENCES[:1])
