@@ -100,7 +100,7 @@ def build_demo(scorer=None, models: dict | None = None) -> gr.Blocks:
             raise _user_error(app_views.model_error_message(value, err)) from err
 
     def score(generated, reference, source, input_format, model):
-        problem = app_views.missing_fields(input_format, generated, reference, source)
+        problem = results.missing_fields(input_format, generated, reference, source)  # before any model loads
         if problem:
             raise _user_error(problem)
         fields = InputFormat.parse(input_format).fields  # a hidden box is not read, not even for BLEU

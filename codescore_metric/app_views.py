@@ -8,9 +8,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from codescore_metric.formats import COLUMN_FOR_FIELD, FORMAT_LABELS, OUTPUT_NAMES, InputFormat
+from codescore_metric.formats import COLUMN_FOR_FIELD, OUTPUT_NAMES, InputFormat
 
-FIELD_NAMES = {"prediction": "generated code", "reference": "reference code", "source": "task description"}
 KINDS = {"correct": "Correct", "subtly_wrong": "Subtly wrong", "not_runnable": "Not runnable"}
 ESTIMATES = tuple(zip(OUTPUT_NAMES, ("CodeScore", "Executability", "Passability")))
 BASELINES = (("bleu", "BLEU"), ("codebleu", "CodeBLEU"))
@@ -36,14 +35,6 @@ def example_rows(records: Sequence[dict], picks: Sequence[tuple[str, str]]) -> l
             "label": f"{KINDS[kind]}: {task}",
         })
     return rows
-
-
-def missing_fields(input_format: str, generated: str | None, reference: str | None, source: str | None) -> str | None:
-    """``None`` when every field the format reads is filled in, else one message naming all missing ones."""
-    fmt = InputFormat.parse(input_format)
-    texts = {"prediction": generated, "reference": reference, "source": source}
-    missing = [FIELD_NAMES[field] for field in fmt.fields if not (texts[field] or "").strip()]
-    return f"{FORMAT_LABELS[fmt.value]} needs: {', '.join(missing)}" if missing else None
 
 
 def _bar(key: str, name: str, value: float | None) -> str:

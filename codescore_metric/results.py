@@ -17,6 +17,7 @@ from codescore_metric.formats import COLUMN_FOR_FIELD, OUTPUT_NAMES, InputFormat
 __all__ = [
     "load_records",
     "metric_result",
+    "missing_fields",
     "reading",
     "score_records",
     "score_single",
@@ -160,11 +161,9 @@ def score_single(
     is given. Raises ValueError with a message meant for the user on missing input.
     """
     fmt = InputFormat.parse(input_format)
-    texts = {"prediction": generated, "reference": reference, "source": source}
-    labels = {"prediction": "the generated code", "reference": "the reference code", "source": "the task description (NL)"}
-    for field in fmt.fields:
-        if not isinstance(texts[field], str) or not texts[field].strip():
-            raise ValueError(f"Enter {labels[field]}: the {fmt.value!r} format reads it.")
+    problem = missing_fields(fmt.value, generated, reference, source)
+    if problem:
+        raise ValueError(problem)
     result = scorer.score(
         [generated],
         references=[reference] if "reference" in fmt.fields else None,
@@ -179,6 +178,18 @@ def score_single(
     out["reading"] = reading(*(out[key] for key in OUTPUT_NAMES), truncated=full["truncated"][0], certain=result.certain[0])
     out["signature"] = full["signature"]
     return out
+
+
+FIELD_NAMES = {"prediction": "generated code", "reference": "reference code", "source": "task description"}
+
+
+def missing_fields(input_format: str, generated: str | None, reference: str | None, source: str | None) -> str | None:
+    """``None`` when every field the format reads is filled in, else one message naming all missing ones."""
+    fmt = InputFormat.parse(input_format)
+    texts = {"prediction": generated, "reference": reference, "source": source}
+    missing = [FIELD_NAMES[field] for field in fmt.fields if not (texts[field] or "").strip()]
+    return f"{fmt.label} needs: {', '.join(missing)}" if missing else None
+
 
 
 # --------------------------------------------------------------------------- jsonl files
