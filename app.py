@@ -18,7 +18,7 @@ import gradio as gr
 from codescore_metric import app_views, results
 from codescore_metric.checkpoints import DEFAULT_MODEL_DIR
 from codescore_metric.formats import OUTPUT_NAMES, InputFormat
-from codescore_metric.jsonl import write_jsonl
+from codescore_metric.jsonl import bad_rows_message, write_jsonl
 
 TITLE = "CodeScore: does this code work? (estimated without running it)"
 INTRO = """\
@@ -123,7 +123,7 @@ def build_demo(scorer=None, models: dict | None = None) -> gr.Blocks:
             raise _user_error(f"{path.name} is not UTF-8 text ({err.reason} at byte {err.start}).") from err
         if problems:  # listed in the page (a toast is too small for them); the summary carries them too
             gr.Warning(f"{path.name}: nothing was scored; the problems are listed below.")
-            listing = app_views.problems_message(path.name, problems)
+            listing = bad_rows_message(path.name, problems)
             every = [f"{path.name}:{line}: {text}" for line, text in sorted(problems)]
             return _shown(None), {"problems": every}, f"```text\n{listing}\n```", _shown(None), _shown(None), _shown(None)
         if not rows:

@@ -153,14 +153,6 @@ def file_problems(path: str | Path, input_format: str) -> tuple[list[tuple[int, 
     return rows, label, problems
 
 
-def problems_message(name: str, problems: list[tuple[int, str]]) -> str:
-    """The problems of a file as ``codescore score`` prints them."""
-    from codescore_metric.jsonl import format_errors
-
-    bad_rows = len({line for line, _ in problems})
-    return f"{bad_rows} bad row(s) ({len(problems)} problem(s)); nothing was scored:\n{format_errors(name, problems)}"
-
-
 def agreement(scored: Sequence[dict], label: str) -> list[dict]:
     """Kendall tau and Spearman of each score column (CodeScore, BLEU, CodeBLEU) against the label
     column: ``{"metric", "n", "kendall_tau", "spearman", "notes"}`` per column present."""

@@ -49,6 +49,13 @@ def read_records(path: str | Path, message: str = "{path}: {count} bad line(s)",
     return records
 
 
+def bad_rows_message(path: str | Path, errors: list[tuple[int, str]], consequence: str = "nothing was scored") -> str:
+    """``N bad row(s) (M problem(s)); <consequence>:`` (a row counted once however many problems it has)
+    and the :func:`format_errors` listing."""
+    rows = len({line for line, _ in errors})
+    return f"{rows} bad row(s) ({len(errors)} problem(s)); {consequence}:\n{format_errors(path, errors)}"
+
+
 def format_errors(path: str | Path, errors: list[tuple[int, str]], limit: int = 20) -> str:
     """One ``path:line: message`` line per error, at most ``limit`` of them."""
     lines = [f"  {path}:{line}: {message}" for line, message in sorted(errors)[:limit]]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from codescore_metric.formats import COLUMN_FOR_FIELD, InputFormat
-from codescore_metric.jsonl import format_errors, read_objects
+from codescore_metric.jsonl import bad_rows_message, read_objects
 
 NO_GROUP = "(none)"  # the group of a row whose group field is missing, null or empty
 
@@ -172,7 +172,7 @@ def load_labelled(path, fields: Fields = Fields(), extra_metrics: tuple[str, ...
     grouped = bool(group_field) and any(group_field in row for _, row in objects)
     groups = _loose_column(objects, group_field, _group_names, errors) if grouped else None
     if errors:
-        raise ValueError(f"{len(errors)} bad row(s) in the labelled file; nothing was evaluated:\n{format_errors(path, errors)}")
+        raise ValueError(f"the labelled file has {bad_rows_message(path, errors, 'nothing was evaluated')}")
     if not objects:
         raise ValueError(f"{path} holds no rows; a labelled jsonl needs one JSON object per line")
     numbers = {key: np.asarray(column, dtype=np.float64) for key, column in values.items()

@@ -11,6 +11,7 @@ from scipy import stats
 
 from codescore_metric import CodeScorer, app_views, baselines, results
 from codescore_metric.formats import OUTPUT_NAMES
+from codescore_metric.jsonl import bad_rows_message
 
 TASK = "Write a function add(a, b) that returns the sum of a and b."
 REF = "def add(a, b):\n    return a + b\n"
@@ -181,7 +182,7 @@ def test_file_problems_lists_every_problem_as_the_cli_does(tmp_path):
                                           [1], {**good, "pass_ratio": 1.5}])
     rows, label, problems = app_views.file_problems(path, "ref_nl")
     assert label == "pass_ratio" and len(rows) == 4
-    message = app_views.problems_message("bad.jsonl", problems)
+    message = bad_rows_message("bad.jsonl", problems)
     assert message.startswith("5 bad row(s) (6 problem(s)); nothing was scored:")
     for expected in ("bad.jsonl:2: not valid JSON", "bad.jsonl:3: field 'source' is int, not a string",
                      "bad.jsonl:4: missing field 'source'", "bad.jsonl:4: missing field 'pass_ratio' (other rows have it)",

@@ -57,3 +57,12 @@ def test_write_jsonl_writes_appends_and_leaves_whole_lines_when_stopped(tmp_path
     with pytest.raises(RuntimeError):
         write_jsonl(path, records())
     assert path.read_text() == '{"c": 3}\n'
+
+
+def test_bad_rows_message_counts_a_row_once_however_many_problems_it_has():
+    from codescore_metric.jsonl import bad_rows_message
+
+    message = bad_rows_message("f.jsonl", [(3, "missing field 'a'"), (3, "missing field 'b'"), (5, "not valid JSON")],
+                               "nothing was evaluated")
+    assert message.splitlines()[0] == "2 bad row(s) (3 problem(s)); nothing was evaluated:"
+    assert "  f.jsonl:3: missing field 'a'" in message and "  f.jsonl:5: not valid JSON" in message

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, InputFormat
-from codescore_metric.jsonl import format_errors, read_objects, write_jsonl
+from codescore_metric.jsonl import bad_rows_message, read_objects, write_jsonl
 
 
 def register(subparsers) -> None:
@@ -49,9 +49,7 @@ def run(args) -> int:
     fmt = InputFormat.parse(args.input_format) if args.input_format else _infer_format(rows, names)
     errors += row_errors(rows, fmt, names)
     if errors:
-        bad_rows = len({line for line, _ in errors})
-        report(f"codescore score: {bad_rows} bad row(s) ({len(errors)} problem(s)); nothing was scored:\n"
-               f"{format_errors(args.input, errors)}", file=sys.stderr)
+        report(f"codescore score: {bad_rows_message(args.input, errors)}", file=sys.stderr)
         return 2
     if not rows:
         report(f"codescore score: {args.input} holds no rows; give one JSON object per line with a "
