@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cpu_dtypes import DTYPES, LABEL, environment, load_rows, measure, texts
 
-from codescore_metric.cli.label import _job as label_job
+from codescore_metric.cli.label import job_for_row as label_job
 from codescore_metric.data.generations import EXECUTION_PRELUDE
 from codescore_metric.execution import Job, Limits, run_many
 from codescore_metric.execution.labels import labels

@@ -62,7 +62,7 @@ def run(args) -> int:
                     memory_bytes=args.memory_mb << 20)
     tasks = load_tasks(args.tasks, args.task_format, args.tests) if args.tasks else None
     rows = read_records(args.input)
-    jobs = [_job(row, f"{args.input}:{line}", tasks) for line, row in rows]
+    jobs = [job_for_row(row, f"{args.input}:{line}", tasks) for line, row in rows]
     done = 0 if args.overwrite else _resume(args.output, [row for _, row in rows])
     with tqdm(total=len(rows), initial=done, unit="program", desc="labelling", file=sys.stderr) as bar:
 
@@ -94,7 +94,7 @@ def _parse_ks(text: str) -> list[int]:
     return ks
 
 
-def _job(row: dict, where: str, tasks):
+def job_for_row(row: dict, where: str, tasks):
     """The sandbox job of one input row; a ``ValueError`` names the line and the field at fault."""
     from codescore_metric.execution import Job
 
