@@ -43,6 +43,8 @@ def test_int8_is_close_to_fp32_and_says_so(model_dir):
     assert linears(int8.model) == []  # every Linear, encoder and heads, is quantized
     assert is_quantized(int8.model) and not is_quantized(fp32.model)
     assert next(int8.model.encoder.parameters()).dtype == torch.float32  # embeddings and inputs stay fp32
+    schemes = {module.weight().qscheme() for module in int8.model.modules() if is_quantized(module) and hasattr(module, "weight")}
+    assert schemes == {torch.per_channel_affine}  # one scale per output channel, not per tensor
 
 
 def test_the_cached_fp32_model_is_untouched(model_dir):
