@@ -296,18 +296,19 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             plan += [(split, task_id, Candidate(g.program, KIND, f"{g.row_id} {g.prompt_style}".strip(), g.generator))
                      for g in by_task.get(task_id, ())]
     jobs = [tasks[task_id].job(_program(tasks[task_id], candidate)) for _, task_id, candidate in plan]
-    results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
-                                         shared_process=config.shared_process)
+    results = list(_progress(runner(config.ray_address)(jobs, config.limits, workers=config.workers, shared_process=config.shared_process),
+                             len(jobs), "label", config.progress))
+    results = _rerun_failed_references(plan, jobs, results, config)
     rows: dict[str, list[dict]] = {split: [] for split in splits}
     dropped = {f"{task_id} ({style or 'unstyled'} generations)": reason for (task_id, style), reason in skipped.items()}
     prompts = {} if config.nl_style == "text" else {  # one docstring prompt per task, made once
         task_id: docstring_prompt(task.reference, task.entry_point, sources.get(task_id, ""), task.seed_tests)
         for task_id, task in tasks.items()}
-    for (split, task_id, candidate), result in _progress(zip(plan, results), len(plan), "label", config.progress):
+    for (split, task_id, candidate), result in zip(plan, results):
         if candidate is None:
             if not passable(result):
-                dropped[task_id] = (f"the reference passes {pass_ratio(result):.0%} of its {len(result.tests)} tests "
-                                    f"(load: {result.load.status})")
+                dropped[task_id] = (f"the reference passes {pass_ratio(result):.0%} of its {len(result.tests)} tests, "
+                                    f"also when re-run alone (load: {result.load.status})")
             elif config.reference_rows and split == "train":
                 candidate = Candidate(tasks[task_id].reference, "reference", "the reference itself")
             else:
@@ -323,6 +324,22 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
             "task_id": task_id, "kind": candidate.kind, "generator": candidate.generator, "detail": candidate.detail,
             "num_tests": len(task.tests)})
     return rows, dropped
+
+
+def _rerun_failed_references(plan: list, jobs: list, results: list, config: BuildConfig) -> list:
+    """``results`` with each reference that failed a test run once more, alone on one worker, and that run kept.
+
+    Every extended test passed the reference when it was made, so a failure among many parallel jobs is
+    mostly a slow test timing out on a loaded machine; without the re-run the task would be dropped.
+    """
+    failed = [index for index, (_, _, candidate) in enumerate(plan) if candidate is None and not passable(results[index])]
+    if not failed:
+        return results
+    again = runner(config.ray_address)([jobs[index] for index in failed], config.limits, workers=1,
+                                       shared_process=config.shared_process)
+    for index, result in zip(failed, again):
+        results[index] = result
+    return results
 
 
 def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: BuildConfig) -> list[dict]:
