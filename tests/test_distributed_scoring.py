@@ -1,4 +1,4 @@
-"""Multi-process scoring: `torchrun ... -m codescore_metric score` and `score_distributed` give one process's result."""
+"""Multi-process scoring: `torchrun` or `accelerate launch ... -m codescore_metric score` and `score_distributed` give one process's result."""
 
 import json
 import os
@@ -28,8 +28,17 @@ def read_rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+LAUNCHERS = {
+    "torchrun": ["-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2"],
+    # accelerate's --multi_gpu goes through torch.distributed.run too; without CUDA each rank scores on the CPU (gloo)
+    "accelerate": ["-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
+                   "--mixed_precision", "no", "--dynamo_backend", "no"],
+}
+
+
 @pytest.mark.slow  # two fresh interpreters import torch: about 5 s on an idle 2-core machine
-def test_torchrun_two_processes_write_what_one_process_writes(tiny_model_dir, tmp_path, capsys):
+@pytest.mark.parametrize("launcher", sorted(LAUNCHERS))
+def test_two_launched_processes_write_what_one_process_writes(launcher, tiny_model_dir, tmp_path, capsys):
     source = write_rows(tmp_path / "in.jsonl")
     args = ["score", str(source), "--checkpoint", str(tiny_model_dir), "--device", "cpu", "--no-progress", "--batch-size", "2"]
     assert main([*args, "-o", str(tmp_path / "one.jsonl")]) == 0
@@ -38,8 +47,7 @@ def test_torchrun_two_processes_write_what_one_process_writes(tiny_model_dir, tm
     for name in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
         env.pop(name, None)
     launched = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", "-m", "codescore_metric",
-         *args, "-o", str(tmp_path / "two.jsonl")],
+        [sys.executable, *LAUNCHERS[launcher], "-m", "codescore_metric", *args, "-o", str(tmp_path / "two.jsonl")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
     )
     assert launched.returncode == 0, launched.stderr[-3000:]
