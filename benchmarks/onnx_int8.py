@@ -27,8 +27,10 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchmarks.cpu_dtypes import LABEL, load_rows, texts
+from cpu_dtypes import LABEL, load_rows, texts
+
 from codescore_metric import CodeScorer
 from codescore_metric.correlation import correlations
 
@@ -53,15 +55,6 @@ class OnnxModel:
         return torch.from_numpy(self.session.run(None, feeds)[0])
 
 
-class _Exported(torch.nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, input_ids, attention_mask, token_type_ids=None):
-        return self.model(input_ids, attention_mask, token_type_ids)
-
-
 def export(model, folder: Path) -> dict[str, Path]:
     """The model as ONNX: plain, BERT-fused, and int8 (per-channel and per-tensor) from the fused graph."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -78,7 +71,7 @@ def export(model, folder: Path) -> dict[str, Path]:
     paths = {"onnx fp32": folder / "model.onnx", "onnx fp32 fused": folder / "fused.onnx",
              "onnx int8 per-channel": folder / "int8_channel.onnx", "onnx int8 per-tensor": folder / "int8_tensor.onnx"}
     # export a copy: the TorchScript exporter leaves the module it traced altered
-    torch.onnx.export(_Exported(copy.deepcopy(model)), example, str(paths["onnx fp32"]), input_names=names, output_names=["logits"],
+    torch.onnx.export(copy.deepcopy(model), example, str(paths["onnx fp32"]), input_names=names, output_names=["logits"],
                       opset_version=17, dynamo=False, dynamic_axes={**{name: {0: "batch", 1: "tokens"} for name in names}, "logits": {0: "batch"}})
     encoder = model.encoder.config
     fused = optimizer.optimize_model(str(paths["onnx fp32"]), model_type="bert", num_heads=encoder.num_attention_heads,

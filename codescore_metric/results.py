@@ -187,9 +187,8 @@ def missing_fields(input_format: str, generated: str | None, reference: str | No
     """``None`` when every field the format reads is filled in, else one message naming all missing ones."""
     fmt = InputFormat.parse(input_format)
     texts = {"prediction": generated, "reference": reference, "source": source}
-    missing = [FIELD_NAMES[field] for field in fmt.fields if not (texts[field] or "").strip()]
+    missing = [FIELD_NAMES[field] for field in fmt.fields if not isinstance(texts[field], str) or not texts[field].strip()]
     return f"{fmt.label} needs: {', '.join(missing)}" if missing else None
-
 
 
 # --------------------------------------------------------------------------- jsonl files
