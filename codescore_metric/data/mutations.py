@@ -4,7 +4,7 @@ Every operator takes a program's source and returns the list of its distinct sin
 in a fixed order (site by site in ``ast.walk`` order, then variant by variant), each unparsed with
 ``ast.unparse``. Operators never run the code. ``OPERATORS`` holds the behaviour-changing ones,
 ``NON_EXECUTABLE`` the ones meant to break loading or running (syntax and name errors), and
-``rename_locals`` is the one behaviour-preserving rewrite. Sampling among mutants, and so the seed,
+``rename_locals`` and ``rename_identifiers`` are the behaviour-preserving rewrites. Sampling among mutants, and so the seed,
 belongs to the caller (``candidates.py``), which also splices each mutant back into its source
 (``splice.splice``) so that the candidates it makes keep the source's layout outside the changed
 statement; the operators themselves return the ``ast.unparse`` text.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import random
 import re
 from collections.abc import Callable, Iterator
 
@@ -369,6 +370,89 @@ def rename_locals(source: str) -> list[str]:
             if isinstance(node, ast.Name) and node.id in mapping:
                 node.id, changed = mapping[node.id], True
     return [ast.unparse(tree)] if changed else []
+
+
+# Names a person might choose, drawn by ``rename_identifiers``; any not free in a program are skipped.
+_NAME_POOL = ("value", "item", "items", "result", "total", "count", "index", "idx", "acc", "temp", "tmp", "current",
+              "elem", "element", "num", "number", "nums", "numbers", "data", "seq", "sequence", "arr", "array", "lst",
+              "values", "text", "string", "s", "word", "words", "key", "val", "out", "output", "res", "ans", "answer",
+              "x", "y", "z", "a", "b", "c", "n", "m", "k", "i", "j", "p", "q", "t", "left", "right", "lo", "hi", "start",
+              "end", "size", "length", "first", "second", "prev", "nxt", "pos", "step", "flag", "found", "best", "low",
+              "high", "part", "parts", "row", "col", "grid", "matrix", "pair", "pairs", "char", "ch", "digits", "limit")
+
+
+def rename_identifiers(source: str, rng: random.Random) -> str | None:
+    """``source`` with the parameters and local variables of its functions consistently renamed to names
+    drawn by ``rng`` (function names, ``self``/``cls`` and everything else kept), edited in place so
+    that layout and comments stay; ``None`` when nothing can be renamed safely. Parameters passed by
+    keyword anywhere in the program keep their names; functions holding nested functions, lambdas,
+    f-strings, ``global`` or ``locals()``-like calls are left alone. The result is checked: it parses
+    to the original tree with only the names changed."""
+    tree = parse(source)
+    taken = _all_names(tree)
+    by_keyword = {keyword.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for keyword in node.keywords}
+    renames: dict[tuple[int, int], str] = {}  # (line, byte column) of a name in ``source`` -> its new name
+    name_at: dict[tuple[int, int], str] = {}  # the same positions -> the old name
+    for function in _functions(tree):
+        if not _renamable(function) or any(isinstance(node, ast.JoinedStr) for node in ast.walk(function)):
+            continue
+        arguments = _arguments(function) - by_keyword - {"self", "cls"}
+        names = sorted(arguments | (_assigned_names(function) - _arguments(function)))
+        free = [name for name in _NAME_POOL if name not in taken]
+        rng.shuffle(free)
+        mapping = dict(zip(names, free))
+        taken |= set(mapping.values())
+        for node in _local_nodes(function):
+            if _name_of(node) in mapping:
+                renames[node.lineno, node.col_offset] = mapping[_name_of(node)]
+                name_at[node.lineno, node.col_offset] = _name_of(node)
+    if not renames:
+        return None
+    lines = [line.encode() for line in source.splitlines(keepends=True)]
+    for (line, column), name in sorted(renames.items(), reverse=True):
+        text = lines[line - 1]
+        old = name_at[line, column].encode()
+        if text[column:column + len(old)] != old:
+            return None
+        lines[line - 1] = text[:column] + name.encode() + text[column + len(old):]
+    renamed = b"".join(lines).decode()
+    return renamed if _renamed_as_planned(tree, renamed, renames) else None
+
+
+def _local_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The parameters and the nodes of the body of ``function``: not its decorators, annotations or defaults,
+    which are evaluated in the enclosing scope."""
+    arguments = function.args
+    yield from [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    yield from [argument for argument in (arguments.vararg, arguments.kwarg) if argument is not None]
+    for statement in function.body:
+        yield from ast.walk(statement)
+
+
+def _name_of(node: ast.AST) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else None
+
+
+def _renamed_as_planned(tree: ast.Module, renamed: str, renames: dict[tuple[int, int], str]) -> bool:
+    """Whether ``renamed`` parses to ``tree`` with exactly the names at ``renames``' positions changed."""
+    try:
+        other = ast.parse(renamed)
+    except SyntaxError:
+        return False
+    for before, after in zip(ast.walk(tree), ast.walk(other), strict=False):
+        if type(before) is not type(after):
+            return False
+        name = _name_of(before)
+        if name is not None and _name_of(after) != renames.get((before.lineno, before.col_offset), name):
+            return False
+        for field, value in ast.iter_fields(before):
+            if field in ("id", "arg") and name is not None:
+                continue
+            if isinstance(value, list) and len(value) != len(getattr(after, field)):
+                return False
+            if not isinstance(value, (ast.AST, list)) and value != getattr(after, field):
+                return False
+    return sum(1 for _ in ast.walk(tree)) == sum(1 for _ in ast.walk(other))
 
 
 def _renamable(function: ast.AST) -> bool:

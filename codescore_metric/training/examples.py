@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from codescore_metric.data.mutations import rename_identifiers
 from codescore_metric.encoding import SegmentEncoder, collate
 from codescore_metric.formats import COLUMN_FOR_FIELD, FIELDS, LABEL_COLUMNS, InputFormat
 
@@ -37,6 +38,25 @@ class LabelledExamples:
         kept = sorted(i for members in by_task.values() for i in members[:limit])
         return LabelledExamples({name: [texts[i] for i in kept] for name, texts in self.texts.items()},
                                 self.labels[kept], [self.task_ids[i] for i in kept])
+
+    def with_renamed_predictions(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
+        """A copy in which about ``fraction`` of the predictions (a seeded hash decides which) have their
+        parameters and locals renamed (`mutations.rename_identifiers`; labels kept, since the program is
+        the same), and how many were renamed. Predictions that do not parse or have nothing to rename stay."""
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"the renamed fraction must be between 0 and 1; got {fraction}")
+        predictions, renamed = list(self.texts["prediction"]), 0
+        for index, code in enumerate(predictions):
+            digest = hashlib.sha256(f"{seed}:rename:{code}".encode()).digest()
+            if int.from_bytes(digest[:8], "big") / 2**64 >= fraction:
+                continue
+            try:
+                new = rename_identifiers(code, random.Random(digest))
+            except ValueError:  # does not parse
+                new = None
+            if new is not None:
+                predictions[index], renamed = new, renamed + 1
+        return LabelledExamples({**self.texts, "prediction": predictions}, self.labels, self.task_ids), renamed
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:

@@ -43,6 +43,7 @@ class TrainingArguments:
     freeze_embeddings: bool = False
     frozen_layers: int = 0  # the embeddings and the first N encoder layers are not trained
     max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
+    rename_fraction: float = 0.0  # this share of training predictions get their parameters and locals renamed
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
     seed: int = 12
@@ -138,6 +139,9 @@ def train(
     formats = tuple(InputFormat.parse(f) for f in args.formats)
     if args.max_per_task:
         train_examples = train_examples.per_task_sample(args.max_per_task, args.seed)
+    renamed = 0
+    if args.rename_fraction:
+        train_examples, renamed = train_examples.with_renamed_predictions(args.rename_fraction, args.seed)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
 
     def epoch_batches() -> list[list[int]]:
@@ -153,7 +157,7 @@ def train(
     scheduler = linear_schedule(optimizer, args.warmup_ratio, total_steps)
     output = Path(args.output_dir)
     history = {"model_id": model_id, "train_examples": len(data), "validation_examples": len(validation_examples),
-               "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
+               "renamed_train_predictions": renamed, "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
                "truncated_train_inputs": {fmt.value: n for fmt, n in data.truncated.items()}, "evaluations": []}
     state = {"best": float("-inf"), "stale": 0, "losses": [], "started": time.perf_counter()}
 
