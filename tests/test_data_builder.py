@@ -5,6 +5,7 @@ Mutated programs run only in the execution sandbox, never in the test process.
 
 import ast
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -97,6 +98,52 @@ def test_rename_locals_keeps_parameters_and_skips_closures():
     assert len(renamed) == 1 and "def clamp_sum(xs, low)" in renamed[0] and "total" not in renamed[0]
     assert mutations.rename_locals("def f(a):\n    b = 1\n    return lambda: a + b\n") == []
 
+
+
+RENAMABLE = '''import math
+
+def scaled_total(str: str, factor=len("ab"), *rest, **options) -> str:
+    total = 0  # running sum
+    for item in str:
+        total += math.floor(item * factor)
+    squares = [x * x for x in rest]
+    return total + sum(squares) + helper(width=2)
+
+def helper(width):
+    return width
+
+class Box:
+    def grow(self, size):
+        bigger = size + 1
+        return bigger
+'''
+
+
+def test_rename_identifiers_renames_parameters_and_locals_in_place_and_keeps_the_rest():
+    renamed = mutations.rename_identifiers(RENAMABLE, random.Random(0))
+    assert renamed is not None and renamed != RENAMABLE
+    assert mutations.rename_identifiers(RENAMABLE, random.Random(0)) == renamed  # the rng decides the names
+    tree = ast.parse(renamed)
+    scaled = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "scaled_total")
+    parameters = [a.arg for a in scaled.args.args] + [scaled.args.vararg.arg, scaled.args.kwarg.arg]
+    assert not {"str", "factor", "rest", "options"} & set(parameters)
+    assert ast.unparse(scaled.args.args[0].annotation) == "str" and ast.unparse(scaled.returns) == "str"  # annotations, defaults: outer scope
+    assert ast.unparse(scaled.args.defaults[0]) == 'len(\'ab\')'
+    assert "# running sum" in renamed and "helper(width=2)" in renamed and "def helper(width):" in renamed  # passed by keyword
+    assert "def grow(self," in renamed and "bigger" not in renamed and "math.floor" in renamed
+    assert renamed.count("\n") == RENAMABLE.count("\n")
+    assert mutations.rename_identifiers("def f():\n    return 1\n", random.Random(0)) is None
+    assert mutations.rename_identifiers("def f(a):\n    return f'{a}'\n", random.Random(0)) is None  # f-strings left alone
+
+
+def test_renamed_programs_pass_the_same_tests_in_the_sandbox():
+    programs = [CLAMP, "def sq(é, *, k=2):\n    ö = é ** k\n    return ö\n"]
+    tests = [CLAMP_TESTS, ["assert sq(3) == 9", "assert sq(2, k=3) == 8"]]
+    renamed = [mutations.rename_identifiers(program, random.Random(seed)) for seed, program in enumerate(programs)]
+    assert all(text is not None and text != program for text, program in zip(renamed, programs))
+    assert "*, k=2" in renamed[1] and "é" not in renamed[1]  # keyword-only: the tests pass it by name
+    results = list(run_many([Job(text, cases) for text, cases in zip(programs + renamed, tests + tests)], LIMITS, workers=2))
+    assert [pass_ratio(result) for result in results] == [1.0] * 4
 
 def test_non_executable_variants_fail_in_the_sandbox():
     program = "import math\ndef f(a, b):\n    c = a + b\n    return math.floor(c)\n"

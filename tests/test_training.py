@@ -59,6 +59,27 @@ def test_per_task_sample_keeps_at_most_n_rows_of_each_task_whatever_the_order():
     assert len(check_rows(rows, "rows").per_task_sample(10, seed=1)) == 30
 
 
+
+def test_renamed_predictions_keep_labels_tasks_and_unparsable_code():
+    examples = check_rows(make_rows(30, 0), "rows")
+    none, count_none = examples.with_renamed_predictions(0.0, seed=1)
+    assert count_none == 0 and none.texts == examples.texts
+    every, count = examples.with_renamed_predictions(1.0, seed=1)
+    parsable = [code for code in examples.texts["prediction"] if code.startswith("def ")]
+    assert count == len(parsable) > 0
+    for before, after in zip(examples.texts["prediction"], every.texts["prediction"]):
+        assert (after != before) == before.startswith("def ")  # "print(" does not parse, "class Stack: pass" has no names
+        if before.startswith("def "):
+            assert after.startswith("def add(") and not {"a", "b"} & set(after.split("(")[1].split(")")[0].split(", "))
+    assert torch.equal(every.labels, examples.labels) and every.task_ids == examples.task_ids
+    assert every.texts["reference"] == examples.texts["reference"]
+    distinct = check_rows([{**row, "generated_code": f"def add(a, b):\n    return a + b + {i}\n"} for i, row in enumerate(make_rows(40, 0))], "rows")
+    half, count_half = distinct.with_renamed_predictions(0.5, seed=1)
+    assert 10 < count_half < 30 and half.texts == distinct.with_renamed_predictions(0.5, seed=1)[0].texts  # a seeded choice
+    assert half.texts != distinct.with_renamed_predictions(0.5, seed=2)[0].texts
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        examples.with_renamed_predictions(1.5, seed=1)
+
 def test_rows_are_checked_with_the_row_and_field_named():
     good = {"generated_code": "x", "golden_code": "y", "source": "z", "pass_ratio": 0.5, "executable": True, "all_pass": 0}
     assert check_rows([good], "data").labels.tolist() == [[0.5, 1.0, 0.0]]
@@ -235,9 +256,10 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     output = tmp_path / "ranked"
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
-            "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced"]
+            "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
+    assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
     assert [point["steps"] for point in history["evaluations"]] == [2, 4, 6]  # every 2 steps of 3 per epoch, and the last
     assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
     config = json.loads((output / "config.json").read_text())

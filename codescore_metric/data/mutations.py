@@ -384,8 +384,9 @@ _NAME_POOL = ("value", "item", "items", "result", "total", "count", "index", "id
 def rename_identifiers(source: str, rng: random.Random) -> str | None:
     """``source`` with the parameters and local variables of its functions consistently renamed to names
     drawn by ``rng`` (function names, ``self``/``cls`` and everything else kept), edited in place so
-    that layout and comments stay; ``None`` when nothing can be renamed safely. Parameters passed by
-    keyword anywhere in the program keep their names; functions holding nested functions, lambdas,
+    that layout and comments stay; ``None`` when nothing can be renamed safely. Keyword-only parameters
+    and parameters passed by keyword anywhere in the program keep their names (tests that pass other
+    parameters by keyword would fail: MBPP's never do); functions holding nested functions, lambdas,
     f-strings, ``global`` or ``locals()``-like calls are left alone. The result is checked: it parses
     to the original tree with only the names changed."""
     tree = parse(source)
@@ -396,7 +397,8 @@ def rename_identifiers(source: str, rng: random.Random) -> str | None:
     for function in _functions(tree):
         if not _renamable(function) or any(isinstance(node, ast.JoinedStr) for node in ast.walk(function)):
             continue
-        arguments = _arguments(function) - by_keyword - {"self", "cls"}
+        keyword_only = {argument.arg for argument in function.args.kwonlyargs}
+        arguments = _arguments(function) - by_keyword - keyword_only - {"self", "cls"}
         names = sorted(arguments | (_assigned_names(function) - _arguments(function)))
         free = [name for name in _NAME_POOL if name not in taken]
         rng.shuffle(free)
