@@ -399,7 +399,8 @@ def rename_identifiers(source: str, rng: random.Random) -> str | None:
             continue
         keyword_only = {argument.arg for argument in function.args.kwonlyargs}
         arguments = _arguments(function) - by_keyword - keyword_only - {"self", "cls"}
-        names = sorted(arguments | (_assigned_names(function) - _arguments(function)))
+        assigned = {node.id for node in _local_nodes(function) if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))}
+        names = sorted(arguments | (assigned - _arguments(function)))
         free = [name for name in _NAME_POOL if name not in taken]
         rng.shuffle(free)
         mapping = dict(zip(names, free))
