@@ -48,8 +48,8 @@ Returns:
 Init kwargs (through `evaluate.load`):
     checkpoint: local model directory, Hub repo id, "dz1/CodeScore" or an authors' .ckpt file;
         None = the model embedded in the package. model_revision: Hub revision (commit sha) of
-        the checkpoint. device, dtype ("fp32", "bf16", "fp16", or "int8": dynamic quantization,
-        CPU only), batch_size, normalization ("sample" or "batch"),
+        the checkpoint. device, dtype ("fp32", "bf16", "fp16", "int8": torch dynamic quantization,
+        or "int8-onnx": ONNX Runtime int8, both CPU only), batch_size, normalization ("sample" or "batch"),
         local_files_only, encoder (backbone config + tokenizer for an authors' .ckpt),
         static_checks (a prediction that does not compile as a Python module, or that defines none
         of the reference's top-level functions, scores 0 without the model; None = on, except for

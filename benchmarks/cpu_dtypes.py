@@ -1,4 +1,4 @@
-"""CodeScore on CPU in fp32, bf16 and int8: speed, memory and what each precision does to the scores.
+"""CodeScore on CPU in fp32, bf16, int8 and int8-onnx: speed, memory and what each precision does to the scores.
 
 On a labelled jsonl (``generated_code``, ``golden_code``, ``source``, ``pass_ratio``, as `codescore
 build-data` and `codescore label` write them) and the embedded model (or ``--checkpoint``), each dtype
@@ -31,7 +31,7 @@ from codescore_metric.formats import COLUMN_FOR_FIELD
 from codescore_metric.jsonl import read_records
 
 RESULTS = Path(__file__).parent / "results" / "cpu_dtypes.md"
-DTYPES = ("fp32", "bf16", "int8")
+DTYPES = ("fp32", "bf16", "int8", "int8-onnx")
 LABEL = "pass_ratio"
 
 

@@ -3,12 +3,13 @@
 Issue 10 asked for ONNX Runtime "if it measures better". On a labelled jsonl (as `codescore build-data`
 writes it) and the embedded model (or ``--checkpoint``), Ref&NL, this compares in one process, on the
 scorer's own encoding and batching (``CodeScorer.score``):
-- torch fp32 and torch int8 (``dtype="int8"``, the shipped path);
+- torch fp32 and torch int8 (``dtype="int8"``);
 - ONNX Runtime fp32, its BERT-fused graph (``onnxruntime.transformers.optimizer``), and int8 from
   ``onnxruntime.quantization.quantize_dynamic`` on the fused graph, per-channel and per-tensor.
 For each: samples/s (every engine timed twice, interleaved, the better run kept, so a load change on a
 shared machine hits all of them alike), max |Δ CodeScore| against torch fp32 and Spearman ρ with PassRatio.
-Needs ``pip install onnxruntime==1.32.0 onnx==1.23.2`` (not a project dependency).
+The graphs are made by the steps of ``dtype="int8-onnx"`` (``codescore_metric.onnx_int8``); needs
+``pip install 'codescore-metric[onnx]'``.
 
     python benchmarks/onnx_int8.py work/real/mbpp/validation.jsonl --limit 256 --markdown /tmp/onnx_int8.md
 """
@@ -31,56 +32,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cpu_dtypes import LABEL, load_rows, texts
 
-from codescore_metric import CodeScorer
+from codescore_metric import CodeScorer, onnx_int8
 from codescore_metric.correlation import correlations
 
 
 class OnnxModel:
-    """An ONNX Runtime session in the place of a UniCE model inside ``CodeScorer`` (same call, same outputs)."""
+    """An ONNX Runtime session on one graph file in the place of a UniCE model inside ``CodeScorer``."""
 
     def __init__(self, path: Path, config, threads: int):
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.config = config
+        self.session, self.config = onnx_int8.open_session(path, threads), config
 
     def __call__(self, input_ids, attention_mask, token_type_ids=None, normalization=None):
         if normalization != self.config.normalization:
             raise ValueError(f"the exported graph has {self.config.normalization!r} normalization baked in, not {normalization!r}")
-        feeds = {"input_ids": input_ids.numpy(), "attention_mask": attention_mask.numpy()}
-        if token_type_ids is not None:
-            feeds["token_type_ids"] = token_type_ids.numpy()
-        return torch.from_numpy(self.session.run(None, feeds)[0])
+        return onnx_int8.run_session(self.session, self.config, input_ids, attention_mask, token_type_ids)
 
 
 def export(model, folder: Path) -> dict[str, Path]:
-    """The model as ONNX: plain, BERT-fused, and int8 (per-channel and per-tensor) from the fused graph."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from onnxruntime.transformers import optimizer
-
-    ids = torch.randint(1000, 2000, (2, 64))
-    mask = torch.ones_like(ids)
-    mask[1, 40:] = 0  # a padded row, so the trace keeps the padding mask (an all-ones mask is traced away)
-    names = ["input_ids", "attention_mask"]
-    example = (ids, mask)
-    if model.config.segment_token_types:
-        names.append("token_type_ids")
-        example = (ids, mask, (torch.arange(64) >= 20).long().expand(2, 64).contiguous())
-    paths = {"onnx fp32": folder / "model.onnx", "onnx fp32 fused": folder / "fused.onnx",
-             "onnx int8 per-channel": folder / "int8_channel.onnx", "onnx int8 per-tensor": folder / "int8_tensor.onnx"}
-    # export a copy: the TorchScript exporter leaves the module it traced altered
-    torch.onnx.export(copy.deepcopy(model), example, str(paths["onnx fp32"]), input_names=names, output_names=["logits"],
-                      opset_version=17, dynamo=False, dynamic_axes={**{name: {0: "batch", 1: "tokens"} for name in names}, "logits": {0: "batch"}})
-    encoder = model.encoder.config
-    fused = optimizer.optimize_model(str(paths["onnx fp32"]), model_type="bert", num_heads=encoder.num_attention_heads,
-                                     hidden_size=encoder.hidden_size)
-    fused.save_model_to_file(str(paths["onnx fp32 fused"]))
-    for name, per_channel in (("onnx int8 per-channel", True), ("onnx int8 per-tensor", False)):
-        quantize_dynamic(str(paths["onnx fp32 fused"]), str(paths[name]), weight_type=QuantType.QInt8, per_channel=per_channel,
-                         extra_options={"DefaultTensorType": 1})  # fused ops have no inferred types: float
-    return paths
+    """The model as ONNX, by the steps of ``dtype="int8-onnx"``: plain, BERT-fused, and int8 from the fused
+    graph per-channel (what ``int8-onnx`` ships) and per-tensor."""
+    normalization = model.config.normalization
+    plain = onnx_int8.export_fp32(model, normalization, folder / "model.onnx")
+    fused = onnx_int8.fuse(plain, folder / "fused.onnx", model.encoder.config)
+    return {"onnx fp32": plain, "onnx fp32 fused": fused,
+            "onnx int8 per-channel (dtype='int8-onnx')": onnx_int8.quantize(fused, folder / "int8_channel.onnx", per_channel=True),
+            "onnx int8 per-tensor": onnx_int8.quantize(fused, folder / "int8_tensor.onnx", per_channel=False)}
 
 
 def main() -> None:

@@ -9,9 +9,12 @@ _DTYPES = {
     "bf16": torch.bfloat16, "bfloat16": torch.bfloat16,
     "fp16": torch.float16, "float16": torch.float16, "half": torch.float16,
     "int8": torch.qint8, "qint8": torch.qint8,
+    "int8-onnx": torch.quint8,
 }
-# torch.qint8 stands for dynamic int8 quantization of the Linear layers (CPU only; activations stay fp32).
-DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16", torch.qint8: "int8"}
+# torch.qint8 stands for torch's dynamic int8 quantization of the Linear layers (activations stay fp32);
+# torch.quint8 for ONNX Runtime's dynamic int8 (int8 weights, uint8 activations per batch). Both CPU only.
+DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16", torch.qint8: "int8", torch.quint8: "int8-onnx"}
+INT8_DTYPES = (torch.qint8, torch.quint8)
 
 
 def resolve_device(device: str | torch.device | None = None) -> torch.device:
@@ -34,21 +37,24 @@ def resolve_device(device: str | torch.device | None = None) -> torch.device:
 
 
 def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
-    """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16', 'int8' or a torch
-    dtype. 'int8' (``torch.qint8``) is dynamic quantization of every ``nn.Linear``, on CPU only."""
+    """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16', 'int8', 'int8-onnx'
+    or a torch dtype. 'int8' (``torch.qint8``) is torch's dynamic quantization of every ``nn.Linear``, 'int8-onnx'
+    (``torch.quint8``) ONNX Runtime's on the exported graph; both on CPU only."""
     if dtype is None:
         return torch.float32
     if isinstance(dtype, torch.dtype):
         if dtype not in DTYPE_NAMES:
-            raise ValueError(f"dtype {dtype} is not supported; use torch.float32, torch.bfloat16, torch.float16 or torch.qint8")
+            raise ValueError(f"dtype {dtype} is not supported; use torch.float32, torch.bfloat16, torch.float16, torch.qint8 "
+                             "or torch.quint8 (int8-onnx)")
         resolved = dtype
     elif isinstance(dtype, str) and dtype.lower() in _DTYPES:
         resolved = _DTYPES[dtype.lower()]
     else:
-        raise ValueError(f"dtype {dtype!r} is not known; use 'fp32', 'bf16', 'fp16' or 'int8' (CPU only)")
-    if resolved == torch.qint8 and device.type != "cpu":
-        raise ValueError(f"dtype 'int8' (dynamic quantization) runs on CPU only, not on {device}; use device='cpu' "
-                         "with dtype='int8', or dtype='fp16'/'bf16' on an accelerator")
+        raise ValueError(f"dtype {dtype!r} is not known; use 'fp32', 'bf16', 'fp16', 'int8' or 'int8-onnx' (int8: CPU only)")
+    if resolved in INT8_DTYPES and device.type != "cpu":
+        name = DTYPE_NAMES[resolved]
+        raise ValueError(f"dtype {name!r} (dynamic quantization) runs on CPU only, not on {device}; use device='cpu' "
+                         f"with dtype={name!r}, or dtype='fp16'/'bf16' on an accelerator")
     if resolved == torch.bfloat16 and device.type == "cuda" and not torch.cuda.is_bf16_supported():
         raise ValueError("dtype 'bf16' is not supported by this GPU; use 'fp16' or 'fp32'")
     return resolved

@@ -1,6 +1,5 @@
 """dtype="int8": dynamic quantization on CPU, of a copy (the cached fp32 model stays as it was)."""
 
-import json
 import warnings
 
 import numpy as np
@@ -8,7 +7,6 @@ import pytest
 import torch
 
 from codescore_metric import CodeScorer, clear_model_cache
-from codescore_metric.cli import main
 from codescore_metric.devices import resolve_dtype
 from codescore_metric.quantization import is_quantized
 from tests.test_scorer import PREDICTIONS, REFERENCES, SOURCES
@@ -101,14 +99,3 @@ def test_from_model_reports_int8(model_dir):
     int8 = CodeScorer(model_dir, dtype="int8")
     wrapped = CodeScorer.from_model(int8.model, int8.tokenizer, model_id="m")
     assert "|dtype:int8|" in wrapped.signature()
-
-
-def test_cli_and_metric_take_int8(model_dir, tmp_path, capsys):
-    rows = [{"generated_code": p, "golden_code": r, "source": s} for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    out = tmp_path / "out.jsonl"
-    assert main(["score", str(source), "-o", str(out), "--checkpoint", str(model_dir), "--dtype", "int8", "--no-progress"]) == 0
-    assert "|dtype:int8|" in capsys.readouterr().err
-    expected = CodeScorer(model_dir, dtype="int8").score(PREDICTIONS, **INPUTS).codescore
-    assert [json.loads(line)["codescore"] for line in out.read_text().splitlines()] == pytest.approx(expected, abs=1e-6)
