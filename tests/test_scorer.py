@@ -162,7 +162,7 @@ def test_device_and_dtype_errors(model_dir):
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="CUDA is not available"):
             CodeScorer(model_dir, device="cuda")
-    with pytest.raises(ValueError, match="dtype 'int4' is not known; use 'fp32', 'bf16', 'fp16' or 'int8'"):
+    with pytest.raises(ValueError, match="dtype 'int4' is not known; use 'fp32', 'bf16', 'fp16', 'int8' or 'int8-onnx'"):
         CodeScorer(model_dir, dtype="int4")
     with pytest.raises(ValueError, match="normalization"):
         CodeScorer(model_dir, normalization="layer")
