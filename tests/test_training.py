@@ -10,6 +10,7 @@ from codescore_metric.cli import main
 from codescore_metric.training.examples import check_rows
 from codescore_metric.training.objective import LossWeights, unice_loss
 from codescore_metric.training.optimizer import parameter_groups
+from codescore_metric.training.trainer import TrainingArguments
 from tests.tiny_model import CORPUS, build_tiny_model, build_tiny_tokenizer, tiny_encoder_config
 
 
@@ -79,6 +80,8 @@ def test_renamed_predictions_keep_labels_tasks_and_unparsable_code():
     assert half.texts != distinct.with_renamed_predictions(0.5, seed=2)[0].texts
     with pytest.raises(ValueError, match="between 0 and 1"):
         examples.with_renamed_predictions(1.5, seed=1)
+    with pytest.raises(ValueError, match=r"rename_fraction \(--rename-fraction\) must be between 0 and 1"):
+        TrainingArguments(output_dir="x", rename_fraction=-0.1)
 
 def test_rows_are_checked_with_the_row_and_field_named():
     good = {"generated_code": "x", "golden_code": "y", "source": "z", "pass_ratio": 0.5, "executable": True, "all_pass": 0}

@@ -71,6 +71,8 @@ class TrainingArguments:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
         if self.eval_every is not None and self.eval_every < 1:
             raise ValueError(f"eval_every must be at least 1 step; got {self.eval_every}")
+        if not 0 <= self.rename_fraction <= 1:
+            raise ValueError(f"rename_fraction (--rename-fraction) must be between 0 and 1; got {self.rename_fraction}")
         if self.save_dtype not in WEIGHT_DTYPES:
             raise ValueError(f"save_dtype must be one of {', '.join(WEIGHT_DTYPES)}; got {self.save_dtype!r}")
         self.formats = tuple(InputFormat.parse(f).value for f in self.formats)
