@@ -68,9 +68,6 @@ class OnnxInt8Model:
         return run_session(self._session(normalization or self.config.normalization), self.config, input_ids, attention_mask,
                            token_type_ids)
 
-    def eval(self) -> OnnxInt8Model:
-        return self
-
     def parameters(self):
         """The fp32 source model's parameters (on CPU), for callers that ask where a model lives."""
         return self._model.parameters()

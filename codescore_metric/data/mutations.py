@@ -392,8 +392,7 @@ def rename_identifiers(source: str, rng: random.Random) -> str | None:
     tree = parse(source)
     taken = _all_names(tree)
     by_keyword = {keyword.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for keyword in node.keywords}
-    renames: dict[tuple[int, int], str] = {}  # (line, byte column) of a name in ``source`` -> its new name
-    name_at: dict[tuple[int, int], str] = {}  # the same positions -> the old name
+    renames: dict[tuple[int, int], tuple[str, str]] = {}  # (line, byte column) of a name in ``source`` -> (old, new)
     for function in _functions(tree):
         if not _renamable(function) or any(isinstance(node, ast.JoinedStr) for node in ast.walk(function)):
             continue
@@ -406,18 +405,17 @@ def rename_identifiers(source: str, rng: random.Random) -> str | None:
         mapping = dict(zip(names, free))
         taken |= set(mapping.values())
         for node in _local_nodes(function):
-            if _name_of(node) in mapping:
-                renames[node.lineno, node.col_offset] = mapping[_name_of(node)]
-                name_at[node.lineno, node.col_offset] = _name_of(node)
+            name = _name_of(node)
+            if name in mapping:
+                renames[node.lineno, node.col_offset] = (name, mapping[name])
     if not renames:
         return None
     lines = [line.encode() for line in source.splitlines(keepends=True)]
-    for (line, column), name in sorted(renames.items(), reverse=True):
-        text = lines[line - 1]
-        old = name_at[line, column].encode()
+    for (line, column), (old, new) in sorted(renames.items(), reverse=True):
+        text, old = lines[line - 1], old.encode()
         if text[column:column + len(old)] != old:
             return None
-        lines[line - 1] = text[:column] + name.encode() + text[column + len(old):]
+        lines[line - 1] = text[:column] + new.encode() + text[column + len(old):]
     renamed = b"".join(lines).decode()
     return renamed if _renamed_as_planned(tree, renamed, renames) else None
 
@@ -436,7 +434,7 @@ def _name_of(node: ast.AST) -> str | None:
     return node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else None
 
 
-def _renamed_as_planned(tree: ast.Module, renamed: str, renames: dict[tuple[int, int], str]) -> bool:
+def _renamed_as_planned(tree: ast.Module, renamed: str, renames: dict[tuple[int, int], tuple[str, str]]) -> bool:
     """Whether ``renamed`` parses to ``tree`` with exactly the names at ``renames``' positions changed."""
     try:
         other = ast.parse(renamed)
@@ -446,7 +444,7 @@ def _renamed_as_planned(tree: ast.Module, renamed: str, renames: dict[tuple[int,
         if type(before) is not type(after):
             return False
         name = _name_of(before)
-        if name is not None and _name_of(after) != renames.get((before.lineno, before.col_offset), name):
+        if name is not None and _name_of(after) != renames.get((before.lineno, before.col_offset), (name, name))[1]:
             return False
         for field, value in ast.iter_fields(before):
             if field in ("id", "arg") and name is not None:
