@@ -48,6 +48,15 @@ def load_rows(path: Path, limit: int | None) -> list[dict]:
     return rows
 
 
+def emit(table: str, path: Path | None) -> None:
+    """Print a results table and, given a path, write it there too."""
+    print(table)
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(table)
+        print(f"wrote {path}")
+
+
 def texts(rows: list[dict]) -> dict[str, list[str]]:
     return {"predictions": [row[COLUMN_FOR_FIELD["prediction"]] for row in rows],
             "references": [row[COLUMN_FOR_FIELD["reference"]] for row in rows],
@@ -163,9 +172,7 @@ def main() -> None:
         print(f"{dtype}: {runs[dtype]['samples_per_s']:.2f} samples/s, peak RSS {runs[dtype]['peak_rss_mb']:.0f} MB", flush=True)
     compare(runs, [float(row[LABEL]) for row in rows])
     text = markdown(runs, args, len(rows))
-    args.markdown.parent.mkdir(parents=True, exist_ok=True)
-    args.markdown.write_text(text)
-    print(text + f"\nwrote {args.markdown}")
+    emit(text, args.markdown)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cpu_dtypes import LABEL, load_rows, texts
+from cpu_dtypes import LABEL, emit, load_rows, texts
 
 from codescore_metric import CodeScorer, onnx_int8
 from codescore_metric.correlation import correlations
@@ -98,10 +98,7 @@ def main() -> None:
         best = min(seconds[name])
         lines.append(f"| {name} | {len(rows) / best:.2f} | {base / best:.2f}x | {np.abs(result - results['torch fp32']).max():.4f} "
                      f"| {correlations(result, labels)['spearman']:.4f} |")
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.markdown:
-        args.markdown.write_text(table)
+    emit("\n".join(lines) + "\n", args.markdown)
 
 
 if __name__ == "__main__":
