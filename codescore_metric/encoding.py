@@ -12,7 +12,9 @@ Two profiles:
   always kept, and the total never exceeds ``max_length``.
 
 Both report, per sample, how many tokens of each field were dropped. With ``strip_code_comments``
-the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`).
+the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`);
+with ``canonical_names`` their functions' parameters and locals are renamed ``v0``, ``v1``, ... in order
+of first appearance (`code_names.canonical_names`), so a consistent renaming reads the same.
 With ``layout_tokens`` (four reserved vocabulary entries) the code fields are read line by line, with
 markers for line ends, indentation and capitalised words (`code_layout.layout_pieces`), for
 tokenizers that would otherwise drop layout and case. With ``change_tokens`` (two more entries) the
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 
 from codescore_metric.code_changes import mark_changes
 from codescore_metric.code_layout import CHANGE_MARKERS, CHANGE_START, MARKERS, layout_pieces
+from codescore_metric.code_names import canonical_names
 from codescore_metric.code_text import strip_comments
 from codescore_metric.formats import CODE_FIELDS
 
@@ -42,6 +45,7 @@ class EncodingSpec:
     segment_token_types: bool = True  # token type 0 for <s> g </s>, 1 after; False: all 0
     stripped_tokens: tuple[str, ...] = ()  # tokens deleted after tokenization (reference profile)
     strip_code_comments: bool = False  # drop comments, docstrings and blank lines from the code fields
+    canonical_names: bool = False  # rename the code fields' parameters and locals v0, v1, ... by first appearance
     layout_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.MARKERS; () reads code as plain text
     change_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.CHANGE_MARKERS; () marks no changes
 
@@ -125,8 +129,12 @@ class SegmentEncoder:
         return layout_pieces(text) if self.spec.layout_tokens else [text]
 
     def _prepare(self, name: str, texts: list[str]) -> list[str]:
-        if self.spec.strip_code_comments and name in CODE_FIELDS:
-            return [strip_comments(text) for text in texts]
+        if name not in CODE_FIELDS:
+            return texts
+        if self.spec.strip_code_comments:
+            texts = [strip_comments(text) for text in texts]
+        if self.spec.canonical_names:
+            texts = [canonical_names(text) for text in texts]
         return texts
 
     def _tokenize(self, texts: list[str]) -> list[list[int]]:

@@ -38,6 +38,7 @@ class UniCEConfig:
     segment_token_types: bool = True
     stripped_tokens: list[str] = field(default_factory=list)
     strip_code_comments: bool = False
+    canonical_names: bool = False
     layout_tokens: list[str] = field(default_factory=list)
     change_tokens: list[str] = field(default_factory=list)
     layer_transformation: str = "sparsemax"
@@ -75,6 +76,7 @@ class UniCEConfig:
             segment_token_types=self.segment_token_types,
             stripped_tokens=tuple(self.stripped_tokens),
             strip_code_comments=self.strip_code_comments,
+            canonical_names=self.canonical_names,
             layout_tokens=tuple(self.layout_tokens),
             change_tokens=tuple(self.change_tokens),
         )

@@ -181,3 +181,20 @@ def test_strip_code_comments_cleans_code_fields_only():
     expected = SegmentEncoder(tokenizer, EncodingSpec(max_length=128)).encode(
         {"prediction": ["def f(x):\n    return x\n"], "reference": ["def f(x):\n    return x\n"], "source": [nl]})[0]
     assert stripped.input_ids == expected.input_ids and stripped.token_type_ids == expected.token_type_ids
+
+
+def test_canonical_names_make_a_consistent_renaming_encode_the_same_in_both_code_fields():
+    from tests.tiny_model import build_tiny_tokenizer
+
+    tokenizer = build_tiny_tokenizer()
+    code, renamed = "def f(x):\n    y = x + 1\n    return y\n", "def f(n):\n    m = n + 1\n    return m\n"
+    nl = ["x plus one"]
+    canonical = SegmentEncoder(tokenizer, EncodingSpec(max_length=128, canonical_names=True))
+    plain = SegmentEncoder(tokenizer, EncodingSpec(max_length=128))
+    assert canonical.encode({"prediction": [renamed], "reference": [renamed], "source": nl})[0].input_ids == \
+        canonical.encode({"prediction": [code], "reference": [code], "source": nl})[0].input_ids
+    assert plain.encode({"prediction": [renamed], "reference": [code], "source": nl})[0].input_ids != \
+        plain.encode({"prediction": [code], "reference": [code], "source": nl})[0].input_ids
+    expected = plain.encode({"prediction": ["def f(v0):\n    v1 = v0 + 1\n    return v1\n"],
+                             "reference": ["def f(v0):\n    v1 = v0 + 1\n    return v1\n"], "source": nl})[0]
+    assert canonical.encode({"prediction": [renamed], "reference": [code], "source": nl})[0].input_ids == expected.input_ids

@@ -112,19 +112,24 @@ def test_signature_names_version_model_and_settings(scorer, model_dir):
     )
 
 
-def test_a_model_that_strips_comments_ignores_them_and_says_so(tmp_path):
+@pytest.mark.parametrize("setting, reading, same_as, marker", [
+    ("strip_code_comments", 'def add(a, b):\n    """Add."""\n    # sum\n    return a + b  # done\n',
+     "def add(a, b):\n    return a + b\n", "+nocomments"),
+    ("canonical_names", "def add(x, y):\n    s = x + y\n    return s\n",
+     "def add(a, b):\n    total = a + b\n    return total\n", "+canonical"),
+])
+def test_a_model_that_normalises_code_ignores_what_it_normalises_and_says_so(tmp_path, setting, reading, same_as, marker):
     from dataclasses import replace
 
     model, tokenizer = build_tiny_model()
-    model.config = replace(model.config, strip_code_comments=True)
+    model.config = replace(model.config, **{setting: True})
     model.save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
     scorer = CodeScorer(tmp_path)
-    commented = ['def add(a, b):\n    """Add."""\n    # sum\n    return a + b  # done\n']
-    plain = ["def add(a, b):\n    return a + b\n"]
-    assert scorer.score(commented, references=commented).codescore == pytest.approx(scorer.score(plain, references=plain).codescore, abs=1e-6)
-    assert "|profile:clean+nocomments|" in scorer.signature("ref")
-    assert CodeScorer(tmp_path).config.strip_code_comments  # kept through save and load
+    normalised = scorer.score([reading], references=[reading]).codescore
+    assert normalised == pytest.approx(scorer.score([same_as], references=[same_as]).codescore, abs=1e-6)
+    assert f"|profile:clean{marker}|" in scorer.signature("ref")
+    assert getattr(CodeScorer(tmp_path).config, setting)  # kept through save and load
 
 
 def test_out_of_memory_halves_the_batch(model_dir, monkeypatch):

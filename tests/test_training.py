@@ -185,9 +185,10 @@ def test_pretrain_encoder_gives_a_backbone_that_train_accepts(tmp_path):
     assert model.config.separator_tokens == 2 and model.config.segment_token_types
     assert "\n    " in tokenizer.decode(tokenizer("def f():\n    return 1")["input_ids"])  # indentation survives
     assert model.config.provenance["backbone"] == str(tmp_path / "encoder")
-    named, _ = model_from_backbone(str(tmp_path / "encoder"), max_length=64, name="org/encoder", strip_code_comments=True)
+    named, _ = model_from_backbone(str(tmp_path / "encoder"), max_length=64, name="org/encoder", strip_code_comments=True,
+                                  canonical_names=True)
     assert named.config.provenance["backbone"] == named.config.encoder["_name_or_path"] == "org/encoder"
-    assert named.config.strip_code_comments and str(tmp_path) not in json.dumps(named.config.to_dict())
+    assert named.config.strip_code_comments and named.config.canonical_names and str(tmp_path) not in json.dumps(named.config.to_dict())
 
 
 def test_masked_lm_loss_on_masked_positions_equals_the_full_head():
@@ -259,14 +260,15 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     output = tmp_path / "ranked"
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
-            "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1"]
+            "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
+            "--canonical-names"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
     assert [point["steps"] for point in history["evaluations"]] == [2, 4, 6]  # every 2 steps of 3 per epoch, and the last
     assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
     config = json.loads((output / "config.json").read_text())
-    assert config["pooling"] == "mean" and config["provenance"]["best_step"] in (2, 4, 6)
+    assert config["pooling"] == "mean" and config["canonical_names"] and config["provenance"]["best_step"] in (2, 4, 6)
 
 
 def test_learning_rate_warms_up_from_zero_then_decays_to_zero_at_the_last_step():

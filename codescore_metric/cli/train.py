@@ -22,6 +22,9 @@ def register(subparsers) -> None:
     parser.add_argument("--max-length", type=int, help="input tokens (default: all the backbone's positions)")
     parser.add_argument("--strip-code-comments", action="store_true",
                         help="the model reads code without comments, docstrings and blank lines (stored in its config)")
+    parser.add_argument("--canonical-names", action="store_true",
+                        help="the model reads code with its functions' parameters and locals renamed v0, v1, ... in order "
+                             "of first appearance, so a consistent renaming reads the same (stored in its config)")
     parser.add_argument("--head-hidden", type=int, nargs="+", default=[512], help="hidden sizes of each head's MLP")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=16)
@@ -92,7 +95,8 @@ def run(args) -> int:
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
-                                           strip_code_comments=args.strip_code_comments, name=args.backbone_name,
+                                           strip_code_comments=args.strip_code_comments, canonical_names=args.canonical_names,
+                                           name=args.backbone_name,
                                            pooling=args.pooling, layout_tokens=args.layout_tokens,
                                            change_tokens=args.change_tokens)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)

@@ -13,11 +13,12 @@ statement; the operators themselves return the ``ast.unparse`` text.
 from __future__ import annotations
 
 import ast
-import builtins
 import copy
 import random
 import re
 from collections.abc import Callable, Iterator
+
+from codescore_metric.code_names import all_names, argument_names, assigned_names, functions, renamable, rename_names
 
 # A variant edits the node it is given in place (inside a private copy of the tree).
 Variant = Callable[[ast.AST], None]
@@ -218,7 +219,7 @@ def _edit_body(field: str, k: int, action: str) -> Variant:
 def wrong_return(source: str) -> list[str]:
     """A ``return`` gives ``None``, the opposite boolean, or another variable of its function."""
     tree = parse(source)
-    owners = {id(node): function for function in _functions(tree) for node in ast.walk(function)
+    owners = {id(node): function for function in functions(tree) for node in ast.walk(function)
               if isinstance(node, ast.Return) and _owner(function, node) is function}
 
     def variants(node):
@@ -231,7 +232,7 @@ def wrong_return(source: str) -> list[str]:
         if isinstance(value, ast.Constant) and isinstance(value.value, bool):
             found.append(_set("value", ast.Constant(not value.value)))
         if isinstance(value, ast.Name):
-            local_names = sorted(_assigned_names(function) | _arguments(function))
+            local_names = sorted(assigned_names(function) | argument_names(function))
             found += [_set("value", ast.Name(name, ast.Load())) for name in local_names if name != value.id]
         return found
     return _mutants(tree, variants)
@@ -241,7 +242,7 @@ def wrong_builtin(source: str) -> list[str]:
     """A built-in or method call swapped for a plausible wrong one: ``min``/``max``, ``any``/``all``,
     ``sum``/``len``, ``sorted``/``list``, ``.lower``/``.upper``, ``.startswith``/``.endswith``, ..."""
     tree = parse(source)
-    shadowed = _assigned_names(tree) | {function.name for function in _functions(tree)}
+    shadowed = assigned_names(tree) | {function.name for function in functions(tree)}
 
     def variants(node):
         if not isinstance(node, ast.Call):
@@ -323,10 +324,10 @@ def undefined_name(source: str) -> list[str]:
     """Programs that raise ``NameError`` when run: a variable or parameter read under a misspelt name
     (one site per name, its first read), or a used import dropped."""
     tree = parse(source)
-    known = _all_names(tree)
+    known = all_names(tree)
     first_reads: dict[str, int] = {}
     for index, node in enumerate(ast.walk(tree)):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _assigned_names(tree) | _arguments(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in assigned_names(tree) | argument_names(tree):
             first_reads.setdefault(node.id, index)
     mutants: list[str] = []
     for name, index in sorted(first_reads.items(), key=lambda item: item[1]):
@@ -358,12 +359,12 @@ def rename_locals(source: str) -> list[str]:
     Parameters keep their names (tests may pass them by keyword); functions holding nested
     functions, lambdas, ``global`` or ``locals()``-like calls are left alone."""
     tree = parse(source)
-    taken = _all_names(tree)
+    taken = all_names(tree)
     changed = False
-    for function in _functions(tree):
-        if not _renamable(function):
+    for function in functions(tree):
+        if not renamable(function):
             continue
-        names = sorted(_assigned_names(function) - _arguments(function))
+        names = sorted(assigned_names(function) - argument_names(function))
         fresh = (f"v{i}" for i in range(len(taken) + len(names) + 1) if f"v{i}" not in taken)
         mapping = dict(zip(names, fresh))
         for node in ast.walk(function):
@@ -383,95 +384,18 @@ _NAME_POOL = ("value", "item", "items", "result", "total", "count", "index", "id
 
 def rename_identifiers(source: str, rng: random.Random) -> str | None:
     """``source`` with the parameters and local variables of its functions consistently renamed to names
-    drawn by ``rng`` (function names, ``self``/``cls`` and everything else kept), edited in place so
-    that layout and comments stay; ``None`` when nothing can be renamed safely. Keyword-only parameters
-    and parameters passed by keyword anywhere in the program keep their names (tests that pass other
-    parameters by keyword would fail: MBPP's never do); functions holding nested functions, lambdas,
-    f-strings, ``global`` or ``locals()``-like calls are left alone. The result is checked: it parses
-    to the original tree with only the names changed."""
-    tree = parse(source)
-    taken = _all_names(tree)
-    by_keyword = {keyword.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for keyword in node.keywords}
-    renames: dict[tuple[int, int], tuple[str, str]] = {}  # (line, byte column) of a name in ``source`` -> (old, new)
-    for function in _functions(tree):
-        if not _renamable(function) or any(isinstance(node, ast.JoinedStr) for node in ast.walk(function)):
-            continue
-        keyword_only = {argument.arg for argument in function.args.kwonlyargs}
-        arguments = _arguments(function) - by_keyword - keyword_only - {"self", "cls"}
-        assigned = {node.id for node in _local_nodes(function) if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))}
-        names = sorted(arguments | (assigned - _arguments(function)))
+    drawn by ``rng`` from ordinary identifiers (`code_names.rename_names` says what is kept and how the
+    result is checked); ``None`` when nothing can be renamed safely. Keyword-only parameters and parameters
+    passed by keyword anywhere in the program keep their names, since tests may pass them by keyword."""
+    def choose(names: list[str], taken: set[str]) -> dict[str, str]:
         free = [name for name in _NAME_POOL if name not in taken]
         rng.shuffle(free)
-        mapping = dict(zip(names, free))
-        taken |= set(mapping.values())
-        for node in _local_nodes(function):
-            name = _name_of(node)
-            if name in mapping:
-                renames[node.lineno, node.col_offset] = (name, mapping[name])
-    if not renames:
-        return None
-    lines = [line.encode() for line in source.splitlines(keepends=True)]
-    for (line, column), (old, new) in sorted(renames.items(), reverse=True):
-        text, old = lines[line - 1], old.encode()
-        if text[column:column + len(old)] != old:
-            return None
-        lines[line - 1] = text[:column] + new.encode() + text[column + len(old):]
-    renamed = b"".join(lines).decode()
-    return renamed if _renamed_as_planned(tree, renamed, renames) else None
-
-
-def _local_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
-    """The parameters and the nodes of the body of ``function``: not its decorators, annotations or defaults,
-    which are evaluated in the enclosing scope."""
-    arguments = function.args
-    yield from [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    yield from [argument for argument in (arguments.vararg, arguments.kwarg) if argument is not None]
-    for statement in function.body:
-        yield from ast.walk(statement)
-
-
-def _name_of(node: ast.AST) -> str | None:
-    return node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else None
-
-
-def _renamed_as_planned(tree: ast.Module, renamed: str, renames: dict[tuple[int, int], tuple[str, str]]) -> bool:
-    """Whether ``renamed`` parses to ``tree`` with exactly the names at ``renames``' positions changed."""
-    try:
-        other = ast.parse(renamed)
-    except SyntaxError:
-        return False
-    for before, after in zip(ast.walk(tree), ast.walk(other), strict=False):
-        if type(before) is not type(after):
-            return False
-        name = _name_of(before)
-        if name is not None and _name_of(after) != renames.get((before.lineno, before.col_offset), (name, name))[1]:
-            return False
-        for field, value in ast.iter_fields(before):
-            if field in ("id", "arg") and name is not None:
-                continue
-            if isinstance(value, list) and len(value) != len(getattr(after, field)):
-                return False
-            if not isinstance(value, (ast.AST, list)) and value != getattr(after, field):
-                return False
-    return sum(1 for _ in ast.walk(tree)) == sum(1 for _ in ast.walk(other))
-
-
-def _renamable(function: ast.AST) -> bool:
-    for node in ast.walk(function):
-        if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            return False
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            return False
-        if isinstance(node, ast.Name) and node.id in ("locals", "eval", "exec", "vars"):
-            return False
-    return True
+        return dict(zip(sorted(names), free))
+    parse(source)  # a ValueError that names the problem, as for the other operators
+    return rename_names(source, choose)
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
-
-def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
-    return [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-
 
 def _owner(function: ast.AST, target: ast.AST) -> ast.AST | None:
     """The innermost function (or lambda) under ``function`` that contains ``target``."""
@@ -487,31 +411,3 @@ def _owner(function: ast.AST, target: ast.AST) -> ast.AST | None:
             visit(child, inner)
     visit(function, function)
     return owner
-
-
-def _assigned_names(scope: ast.AST) -> set[str]:
-    names = set()
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-    return names
-
-
-def _arguments(scope: ast.AST) -> set[str]:
-    return {node.arg for node in ast.walk(scope) if isinstance(node, ast.arg)}
-
-
-def _all_names(tree: ast.AST) -> set[str]:
-    names = set(dir(builtins))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.Attribute):
-            names.add(node.attr)
-    return names
