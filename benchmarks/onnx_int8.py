@@ -5,13 +5,17 @@ writes it) and the embedded model (or ``--checkpoint``), Ref&NL, this compares i
 scorer's own encoding and batching (``CodeScorer.score``):
 - torch fp32 and torch int8 (``dtype="int8"``);
 - ONNX Runtime fp32, its BERT-fused graph (``onnxruntime.transformers.optimizer``), and int8 from
-  ``onnxruntime.quantization.quantize_dynamic`` on the fused graph, per-channel and per-tensor.
+  ``onnxruntime.quantization.quantize_dynamic`` on the fused graph, per-channel and per-tensor;
+- with ``--calibration N``, also static int8 (``quantize_static``, QDQ, per-channel weights, activation
+  ranges fixed by MinMax calibration on the N rows after the measured ones, encoded by the scorer), on
+  the plain graph: fixed ranges make a score independent of its batch, at some cost in accuracy.
 For each: samples/s (every engine timed twice, interleaved, the better run kept, so a load change on a
 shared machine hits all of them alike), max |Δ CodeScore| against torch fp32 and Spearman ρ with PassRatio.
 The graphs are made by the steps of ``dtype="int8-onnx"`` (``codescore_metric.onnx_int8``); needs
 ``pip install 'codescore-metric[onnx]'``.
 
     python benchmarks/onnx_int8.py work/real/mbpp/validation.jsonl --limit 256 --markdown /tmp/onnx_int8.md
+    python benchmarks/onnx_int8.py work/real/mbpp/validation.jsonl --limit 256 --calibration 64
 """
 
 from __future__ import annotations
@@ -48,6 +52,45 @@ class OnnxModel:
         return onnx_int8.run_session(self.session, self.config, input_ids, attention_mask, token_type_ids)
 
 
+class RecordingModel:
+    """A UniCE model that keeps every batch it is given, as ONNX feeds, for calibration."""
+
+    def __init__(self, model):
+        self.model, self.feeds = model, []
+
+    def __call__(self, input_ids, attention_mask, token_type_ids=None, normalization=None):
+        feeds = {"input_ids": input_ids.numpy(), "attention_mask": attention_mask.numpy()}
+        if self.model.config.segment_token_types:
+            feeds["token_type_ids"] = (torch.zeros_like(input_ids) if token_type_ids is None else token_type_ids).numpy()
+        self.feeds.append(feeds)
+        return self.model(input_ids, attention_mask, token_type_ids, normalization=normalization)
+
+
+def calibration_feeds(scorer, inputs: dict, batch_size: int) -> list[dict]:
+    """The batches the scorer gives its model for ``inputs``, Ref&NL, as ONNX feeds."""
+    recorder = copy.copy(scorer)
+    recorder.model = RecordingModel(scorer.model)
+    recorder.score(**inputs, input_format="ref_nl", batch_size=batch_size)
+    return recorder.model.feeds
+
+
+def quantize_static(source: Path, path: Path, feeds: list[dict]) -> Path:
+    """Static int8 (QDQ): int8 weights per output channel, uint8 activations with MinMax ranges from ``feeds``."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType
+    from onnxruntime.quantization import quantize_static as quantize
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter(feeds)
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    quantize(str(source), str(path), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+             activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gemm"])
+    return path
+
+
 def export(model, folder: Path) -> dict[str, Path]:
     """The model as ONNX, by the steps of ``dtype="int8-onnx"``: plain, BERT-fused, and int8 from the fused
     graph per-channel (what ``int8-onnx`` ships) and per-tensor."""
@@ -67,15 +110,26 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--markdown", type=Path, default=None, help="write the table here as well")
+    parser.add_argument("--calibration", type=int, default=0,
+                        help="also static int8, calibrated on this many rows after the measured ones (default: none)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    rows = load_rows(args.data, args.limit)
+    every_row = load_rows(args.data, None)
+    rows = every_row[:args.limit]
+    calibration_rows = every_row[len(rows):len(rows) + args.calibration]
+    if len(calibration_rows) < args.calibration:
+        raise SystemExit(f"--calibration {args.calibration}: only {len(calibration_rows)} rows follow the {len(rows)} measured ones")
     inputs = texts(rows)
     labels = [row[LABEL] for row in rows]
     fp32 = CodeScorer(args.checkpoint)
     scorers = {"torch fp32": fp32, "torch int8 (dtype='int8')": CodeScorer(args.checkpoint, dtype="int8")}
     with tempfile.TemporaryDirectory() as folder:
-        for name, path in export(fp32.model, Path(folder)).items():
+        graphs = export(fp32.model, Path(folder))
+        if calibration_rows:
+            feeds = calibration_feeds(fp32, texts(calibration_rows), args.batch_size)
+            graphs[f"onnx int8 static, calibrated on {len(calibration_rows)} rows"] = quantize_static(
+                graphs["onnx fp32"], Path(folder) / "int8_static.onnx", feeds)
+        for name, path in graphs.items():
             scorer = copy.copy(fp32)
             scorer.model = OnnxModel(path, fp32.config, args.threads)
             scorers[name] = scorer

@@ -152,7 +152,9 @@ class UniCEModel(nn.Module):
         (directory / CONFIG_NAME).write_text(json.dumps(self.config.to_dict(), indent=2, sort_keys=True) + "\n")
         dtype = WEIGHT_DTYPES[weights_dtype]
         state = {key: value.detach().to("cpu", dtype).contiguous() for key, value in self.state_dict().items()}
-        save_file(state, str(directory / WEIGHTS_NAME), metadata={"format": "pt", "library": "codescore-metric"})
+        # One metadata entry: safetensors writes a map's entries in a random order, so two would make equal
+        # weights differ byte for byte from save to save.
+        save_file(state, str(directory / WEIGHTS_NAME), metadata={"format": "pt"})
         return directory
 
     @classmethod

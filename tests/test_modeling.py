@@ -125,6 +125,15 @@ def test_save_and_load_round_trip_is_exact(tmp_path, head_type):
     assert model(**batch).shape == (1, 3)
 
 
+def test_saving_the_same_weights_writes_the_same_bytes(tmp_path):
+    model, _ = build_tiny_model()
+    files = set()
+    for attempt in range(8):  # safetensors orders a metadata map at random: 8 saves would show two entries
+        model.save_pretrained(tmp_path / str(attempt))
+        files.add((tmp_path / str(attempt) / "model.safetensors").read_bytes())
+    assert len(files) == 1
+
+
 def test_half_precision_weights_halve_the_file_and_load_as_fp32(tmp_path):
     from safetensors.torch import load_file
 
