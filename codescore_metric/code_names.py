@@ -23,14 +23,15 @@ ChooseNames = Callable[[list[str], set[str]], dict[str, str]]
 
 def canonical_names(source: str) -> str:
     """``source`` with each function's renamable parameters and locals called ``v0``, ``v1``, ... in order of
-    first appearance; ``source`` itself when it does not parse or nothing can be renamed safely."""
+    first appearance; ``source`` itself when it does not parse (deep nesting included) or nothing can be
+    renamed safely."""
     def choose(names: list[str], taken: set[str]) -> dict[str, str]:
         taken = taken - set(names)
         fresh = (f"v{i}" for i in range(len(taken) + len(names) + 1) if f"v{i}" not in taken)
         return dict(zip(names, fresh))
     try:
         return rename_names(source, choose) or source
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # the last two: nesting too deep to parse
         return source
 
 

@@ -34,12 +34,13 @@ def test_programs_that_differ_only_in_local_names_read_the_same():
 
 @pytest.mark.parametrize("program", [
     "def f(:\n    return 1\n",  # does not parse
+    "def f(a):\n    return " + "-" * 100_000 + "a\n",  # too deep to parse
     "def f():\n    return 1\n",  # nothing to rename
     "def f(a):\n    return lambda: a\n",  # a nested scope
     "def f(a):\n    return f'{a}'\n",  # an f-string
     "def f(a):\n    global b\n    b = a\n",
     "x = 1\nprint(x)\n",  # module level names are not a function's
-])
+], ids=["syntax error", "too deep", "no names", "lambda", "f-string", "global", "module level"])
 def test_canonical_names_leaves_what_it_cannot_rename_safely_unchanged(program):
     assert canonical_names(program) == program
 
