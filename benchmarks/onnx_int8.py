@@ -59,10 +59,7 @@ class RecordingModel:
         self.model, self.feeds = model, []
 
     def __call__(self, input_ids, attention_mask, token_type_ids=None, normalization=None):
-        feeds = {"input_ids": input_ids.numpy(), "attention_mask": attention_mask.numpy()}
-        if self.model.config.segment_token_types:
-            feeds["token_type_ids"] = (torch.zeros_like(input_ids) if token_type_ids is None else token_type_ids).numpy()
-        self.feeds.append(feeds)
+        self.feeds.append(onnx_int8.graph_feeds(self.model.config, input_ids, attention_mask, token_type_ids))
         return self.model(input_ids, attention_mask, token_type_ids, normalization=normalization)
 
 

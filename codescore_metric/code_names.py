@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import warnings
 from collections.abc import Callable, Iterator
+
+# What ``ast.parse`` raises on source it cannot read; deep nesting raises the last two.
+PARSE_ERRORS = (SyntaxError, ValueError, MemoryError, RecursionError)
 
 # (names of one function's parameters and locals, in order of first appearance; names the new ones must avoid) -> old -> new
 ChooseNames = Callable[[list[str], set[str]], dict[str, str]]
 
 
+@functools.lru_cache(maxsize=1024)  # a reference is read with every prediction of its task
 def canonical_names(source: str) -> str:
     """``source`` with each function's renamable parameters and locals called ``v0``, ``v1``, ... in order of
     first appearance; ``source`` itself when it does not parse (deep nesting included) or nothing can be
@@ -30,8 +36,10 @@ def canonical_names(source: str) -> str:
         fresh = (f"v{i}" for i in range(len(taken) + len(names) + 1) if f"v{i}" not in taken)
         return dict(zip(names, fresh))
     try:
-        return rename_names(source, choose) or source
-    except (SyntaxError, ValueError, MemoryError, RecursionError):  # the last two: nesting too deep to parse
+        with warnings.catch_warnings():  # e.g. SyntaxWarning on an invalid escape: it still parses
+            warnings.simplefilter("ignore")
+            return rename_names(source, choose) or source
+    except PARSE_ERRORS:
         return source
 
 
@@ -48,12 +56,10 @@ def rename_names(source: str, choose: ChooseNames) -> str | None:
             continue
         kept = by_keyword | {argument.arg for argument in function.args.kwonlyargs} | {"self", "cls"}
         parameters = argument_names(function)
-        names = dict.fromkeys(
-            name for node in _local_nodes(function)
-            if (isinstance(node, ast.arg) and node.arg not in kept) or
-               (isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id not in parameters)
-            for name in [_name_of(node)])
-        mapping = {old: new for old, new in choose(list(names), taken).items() if old != new}
+        names = [node.arg if isinstance(node, ast.arg) else node.id for node in _local_nodes(function)
+                 if (isinstance(node, ast.arg) and node.arg not in kept) or
+                    (isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id not in parameters)]
+        mapping = {old: new for old, new in choose(list(dict.fromkeys(names)), taken).items() if old != new}
         taken |= set(mapping.values())
         for node in _local_nodes(function):
             name = _name_of(node)

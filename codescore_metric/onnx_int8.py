@@ -98,11 +98,16 @@ def open_session(path: Path, threads: int):
 
 
 def run_session(session, config, input_ids, attention_mask, token_type_ids=None) -> torch.Tensor:
-    """The logits of a UniCE graph for one batch (token types fed only to models that use them)."""
+    """The logits of a UniCE graph for one batch."""
+    return torch.from_numpy(session.run(None, graph_feeds(config, input_ids, attention_mask, token_type_ids))[0])
+
+
+def graph_feeds(config, input_ids, attention_mask, token_type_ids=None) -> dict:
+    """One batch as the inputs of a UniCE graph (token types only for models that use them)."""
     feeds = {"input_ids": input_ids.cpu().numpy(), "attention_mask": attention_mask.cpu().numpy()}
     if config.segment_token_types:
         feeds["token_type_ids"] = (torch.zeros_like(input_ids) if token_type_ids is None else token_type_ids).cpu().numpy()
-    return torch.from_numpy(session.run(None, feeds)[0])
+    return feeds
 
 
 def export_int8(model, normalization: str, path: Path) -> Path:

@@ -17,6 +17,7 @@ import torch
 
 from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
+from codescore_metric.code_names import PARSE_ERRORS
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import OUTPUT_NAMES, InputFormat
@@ -294,7 +295,7 @@ def _certain_reason(prediction: str, reference: str | None, static_checks: bool)
             warnings.simplefilter("ignore")
             module = ast.parse(prediction)
             compile(module, "<prediction>", "exec", dont_inherit=True)  # e.g. 'return' outside a function
-    except (SyntaxError, ValueError, MemoryError, RecursionError):  # deep nesting raises the last two
+    except PARSE_ERRORS:
         return "syntax_error"
     if reference is not None:
         required = defined_names(reference)
@@ -308,7 +309,7 @@ def defined_names(reference: str) -> frozenset[str]:
     """The functions and classes a reference program defines at top level (empty if it does not parse)."""
     try:
         module = ast.parse(reference)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    except PARSE_ERRORS:
         return frozenset()
     return frozenset(node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 
