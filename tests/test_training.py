@@ -261,7 +261,7 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
-            "--canonical-names"]
+            "--canonical-names", "--ema-decay", "0.9"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -269,6 +269,49 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
     config = json.loads((output / "config.json").read_text())
     assert config["pooling"] == "mean" and config["canonical_names"] and config["provenance"]["best_step"] in (2, 4, 6)
+    from codescore_metric.training.model_card import model_card
+
+    assert json.loads((output / "training_args.json").read_text())["ema_decay"] == 0.9
+    assert "exponential moving average of the trained ones (decay 0.9 per step)" in model_card(output, {})
+
+
+def test_moving_average_weights_each_update_by_the_decay_and_keeps_integer_buffers():
+    from codescore_metric.training.trainer import _moving_average
+
+    model, _ = build_tiny_model()
+    assert _moving_average(model, 0.0) is None
+    average = _moving_average(model, 0.75)
+    weight = dict(model.named_parameters())["mix.gamma"]
+    for value in (2.0, 6.0, 10.0):
+        with torch.no_grad():
+            weight.fill_(value)
+        average.update_parameters(model)
+    averaged = dict(average.module.named_parameters())["mix.gamma"]
+    assert torch.allclose(averaged, torch.full_like(averaged, (2.0 * 0.75 + 6.0 * 0.25) * 0.75 + 10.0 * 0.25))  # the first update copies
+    assert torch.equal(average.module.encoder.embeddings.position_ids, model.encoder.embeddings.position_ids)
+    with pytest.raises(ValueError, match=r"ema_decay \(--ema-decay\) must be at least 0 and below 1"):
+        TrainingArguments(output_dir="x", ema_decay=1.0)
+
+
+def test_with_ema_the_saved_model_is_the_evaluated_average_not_the_trained_weights(tmp_path, backbone_dir):
+    from codescore_metric.modeling import UniCEModel
+    from codescore_metric.training.backbone import model_from_backbone
+    from codescore_metric.training.trainer import evaluate, train
+
+    examples = check_rows(make_rows(24, 0), "rows")
+    torch.manual_seed(0)
+    model, tokenizer = model_from_backbone(str(backbone_dir), head_hidden_sizes=[8])
+    args = TrainingArguments(output_dir=str(tmp_path / "ema"), epochs=1, batch_size=8, encoder_lr=1e-3, head_lr=3e-3, ema_decay=0.5,
+                             patience=5, frozen_layers=1)
+    history = train(model, tokenizer, examples, examples, args)
+    saved = UniCEModel.from_pretrained(tmp_path / "ema")
+    trained, kept = dict(model.named_parameters()), dict(saved.named_parameters())
+    assert len(history["evaluations"]) == 1  # one point, after the last of 3 steps: without EMA it would hold the trained weights
+    assert not torch.equal(kept["mix.gamma"], trained["mix.gamma"])
+    frozen = "encoder.embeddings.word_embeddings.weight"
+    assert torch.equal(kept[frozen], trained[frozen])
+    best = history["evaluations"][history["best_evaluation"] - 1]["validation"]
+    assert evaluate(saved, tokenizer, examples, args.formats)["ref_nl"]["spearman"] == pytest.approx(best["ref_nl"]["spearman"])
 
 
 def test_learning_rate_warms_up_from_zero_then_decays_to_zero_at_the_last_step():

@@ -82,7 +82,9 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         f"- {history['total_steps']} steps ({history['total_steps'] / history['steps_per_epoch']:.2f} epochs), best point step "
         f"{best['steps']} by mean validation {args['select_metric']}; "
         f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "
-        f"layer decay {args['layer_decay']}, seed {args['seed']}, bf16 autocast {args['bf16']}\n"
+        f"layer decay {args['layer_decay']}, seed {args['seed']}, bf16 autocast {args['bf16']}"
+        + (f"; the weights are an exponential moving average of the trained ones (decay {args['ema_decay']} per step)"
+           if args.get("ema_decay") else "") + "\n"
         f"- training time: {sum(e['seconds'] for e in history['evaluations']) / 60:.1f} min (validation included)\n",
         "### Validation (best point)\n",
         "| format | τ | r_s | r_p | MAE | within-task τ |\n|---|---|---|---|---|---|\n" + validation + "\n",

@@ -1,5 +1,7 @@
 """The UniCE training loop: plain PyTorch, all three formats per example, an optional within-task ranking
-term, evaluation every epoch or every ``eval_every`` steps (the learning curve), the best point kept."""
+term, evaluation every epoch or every ``eval_every`` steps (the learning curve), the best point kept. With
+``ema_decay`` the evaluated and saved weights are an exponential moving average of the trained ones
+(`torch.optim.swa_utils.AveragedModel`, updated after every optimizer step)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ class TrainingArguments:
     frozen_layers: int = 0  # the embeddings and the first N encoder layers are not trained
     max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
     rename_fraction: float = 0.0  # this share of training predictions get their parameters and locals renamed
+    ema_decay: float = 0.0  # > 0: evaluate and save an exponential moving average of the weights with this decay per step
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
     seed: int = 12
@@ -73,6 +76,8 @@ class TrainingArguments:
             raise ValueError(f"eval_every must be at least 1 step; got {self.eval_every}")
         if not 0 <= self.rename_fraction <= 1:
             raise ValueError(f"rename_fraction (--rename-fraction) must be between 0 and 1; got {self.rename_fraction}")
+        if not 0 <= self.ema_decay < 1:
+            raise ValueError(f"ema_decay (--ema-decay) must be at least 0 and below 1 (0: off); got {self.ema_decay}")
         if self.save_dtype not in WEIGHT_DTYPES:
             raise ValueError(f"save_dtype must be one of {', '.join(WEIGHT_DTYPES)}; got {self.save_dtype!r}")
         self.formats = tuple(InputFormat.parse(f).value for f in self.formats)
@@ -162,10 +167,12 @@ def train(
                "renamed_train_predictions": renamed, "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
                "truncated_train_inputs": {fmt.value: n for fmt, n in data.truncated.items()}, "evaluations": []}
     state = {"best": float("-inf"), "stale": 0, "losses": [], "started": time.perf_counter()}
+    average = _moving_average(model, args.ema_decay)
+    evaluated = model if average is None else average.module  # what is evaluated, selected and saved
 
     def checkpoint(epoch: int, step: int) -> bool:
         """Evaluate, keep the model if it is the best so far; True when training should stop early."""
-        validation = evaluate(model, tokenizer, validation_examples, args.formats, args.eval_batch_size)
+        validation = evaluate(evaluated, tokenizer, validation_examples, args.formats, args.eval_batch_size)
         value = selection_value(validation, args.select_metric)
         history["evaluations"].append({"epoch": epoch, "steps": step, "epochs_done": round(step / steps_per_epoch, 3),
                                        "train_loss": float(np.mean(state["losses"])) if state["losses"] else float("nan"),
@@ -177,7 +184,7 @@ def train(
         if value > state["best"]:
             state["best"], state["stale"] = value, 0
             history["best_evaluation"] = len(history["evaluations"])
-            _save(model, tokenizer, output, args, history, model_id)
+            _save(evaluated, tokenizer, output, args, history, model_id)
         else:
             state["stale"] += 1
         return state["stale"] >= args.patience
@@ -206,6 +213,8 @@ def train(
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
+                if average is not None:
+                    average.update_parameters(model)
                 step += 1
                 if step % args.log_every == 0:
                     logger.info("epoch %d step %d loss %.4f", epoch, step, np.mean(state["losses"][-args.log_every:]))
@@ -221,9 +230,19 @@ def train(
             break
     if "best_evaluation" not in history:  # every evaluation was undefined (e.g. constant predictions): keep the last
         history["best_evaluation"] = len(history["evaluations"])
-        _save(model, tokenizer, output, args, history, model_id)
+        _save(evaluated, tokenizer, output, args, history, model_id)
     (output / "training_history.json").write_text(json.dumps(history, indent=2) + "\n")
     return history
+
+
+def _moving_average(model, decay: float):
+    """An exponential moving average of ``model``'s parameters (its first update copies them), or None when decay
+    is 0. Buffers are not averaged: the encoder's are integer position and token-type ids."""
+    if not decay:
+        return None
+    from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+    return AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(decay))
 
 
 def _save(model, tokenizer, output: Path, args: TrainingArguments, history: dict, model_id: str) -> None:
