@@ -133,7 +133,8 @@ def train(
     args: TrainingArguments,
     model_id: str = "codescore-trained",
 ) -> dict:
-    """Train ``model`` in place; save the best evaluation point (by ``args.select_metric``) to ``args.output_dir``.
+    """Train ``model`` in place; save the best evaluation point (by ``args.select_metric``) to ``args.output_dir``
+    (with ``args.ema_decay``, of the moving average: the saved weights are then not ``model``'s own).
 
     Returns the history: training loss and validation metrics per format at every evaluation point
     (each epoch, or every ``args.eval_every`` steps), and timings.
