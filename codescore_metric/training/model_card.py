@@ -35,12 +35,14 @@ def _mean(metrics, key: str) -> float:
 
 
 def learning_curve(history: dict) -> str:
-    """One row per evaluation point: step, epochs, training loss, mean validation r_s and within-task τ."""
-    lines = ["| step | epochs | train loss | r_s | within-task τ |", "|---|---|---|---|---|"]
+    """One row per evaluation point: step, epochs, training loss, mean validation r_s, within-task τ and head
+    ROC AUCs (n/a in histories written before the AUCs were recorded)."""
+    lines = ["| step | epochs | train loss | r_s | within-task τ | Exec AUC | Pass AUC |", "|---|---|---|---|---|---|---|"]
     for point in history["evaluations"]:
         metrics = point["validation"].values()
-        lines.append(f"| {point['steps']} | {point['epochs_done']:.2f} | {point['train_loss']:.4f} | {_number(_mean(metrics, 'spearman'))} "
-                     f"| {_number(_mean(metrics, 'within_task_tau'))} |")
+        cells = [_number(_mean(metrics, key)) if all(key in m for m in metrics) else "n/a"
+                 for key in ("spearman", "within_task_tau", "exec_auc", "pass_auc")]
+        lines.append(f"| {point['steps']} | {point['epochs_done']:.2f} | {point['train_loss']:.4f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

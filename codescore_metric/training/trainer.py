@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from codescore_metric.correlation import correlations, within_task_kendall
+from codescore_metric.correlation import correlations, roc_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.modeling import WEIGHT_DTYPES
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
@@ -84,8 +84,8 @@ class TrainingArguments:
 
 
 def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: int = 32) -> dict[str, dict[str, float]]:
-    """Per format: correlations of CodeScore with PassRatio (pooled and, with task ids, within task), and
-    accuracy of the Exec and Pass heads at 0.5."""
+    """Per format: correlations of CodeScore with PassRatio (pooled and, with task ids, within task), and the
+    Exec and Pass heads' accuracy at 0.5 and ROC AUC."""
     from codescore_metric.scorer import CodeScorer
 
     was_training = model.training
@@ -99,8 +99,10 @@ def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: 
         if examples.task_ids is not None:
             within = within_task_kendall(scored.codescore, examples.labels[:, 0].numpy(), examples.task_ids)
             metrics.update(within_task_tau=within["within_task_tau"], within_task_tasks=within["within_task_tasks"])
-        metrics["exec_accuracy"] = float(np.mean((np.array(scored.executability) >= 0.5) == (examples.labels[:, 1].numpy() >= 0.5)))
-        metrics["pass_accuracy"] = float(np.mean((np.array(scored.passability) >= 0.5) == (examples.labels[:, 2].numpy() >= 0.5)))
+        for head, predictions, column in (("exec", scored.executability, 1), ("pass", scored.passability, 2)):
+            predicted, target = np.array(predictions), examples.labels[:, column].numpy()
+            metrics[f"{head}_accuracy"] = float(np.mean((predicted >= 0.5) == (target >= 0.5)))
+            metrics[f"{head}_auc"] = roc_auc(predicted, target >= 0.5, f"{head} labels")
         metrics["mean_codescore"] = float(np.mean(scored.codescore))
         results[fmt] = metrics
     model.train(was_training)
