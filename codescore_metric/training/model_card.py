@@ -30,8 +30,8 @@ def evaluation_table(results: dict) -> str:
 
 
 def _mean(metrics, key: str) -> float:
-    """Mean of ``key`` over the metric dicts of the validation formats (NaN where one lacks it)."""
-    return sum(m.get(key, float("nan")) for m in metrics) / len(metrics)
+    """Mean of ``key`` over the metric dicts of the validation formats."""
+    return sum(m[key] for m in metrics) / len(metrics)
 
 
 def learning_curve(history: dict) -> str:
