@@ -77,12 +77,22 @@ def correlations(metric, truth, truth_name: str = "PassRatio") -> dict:
     return {**result, "tau": float(tau), "spearman": float(spearman), "pearson": float(pearson), "notes": []}
 
 
-def _indices_by_task(task_ids) -> dict[str, list[int]]:
+def indices_by_task(task_ids) -> dict[str, list[int]]:
     """Sample indices of each task, in first-seen order; ids are compared by ``repr`` (so 1 and "1" differ)."""
     groups: dict[str, list[int]] = {}
     for index, task_id in enumerate(task_ids):
         groups.setdefault(repr(task_id), []).append(index)
     return groups
+
+
+def task_kendall(task_metric: np.ndarray, task_truth: np.ndarray) -> float | None:
+    """Kendall tau-b of one task's candidates; ``None`` when the task does not count (fewer than 2
+    samples or a constant truth), 0 when only the metric is constant."""
+    if len(task_truth) < 2 or np.ptp(task_truth) == 0:
+        return None
+    if np.ptp(task_metric) == 0:
+        return 0.0
+    return float(stats.kendalltau(task_metric, task_truth, variant="b").statistic)
 
 
 def within_task_kendall(metric, truth, task_ids, truth_name: str = "PassRatio") -> dict:
@@ -96,15 +106,11 @@ def within_task_kendall(metric, truth, task_ids, truth_name: str = "PassRatio") 
     if len(task_ids) != len(x):
         raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {len(x)} samples")
     taus, constant = [], 0
-    for indices in _indices_by_task(task_ids).values():
-        task_x, task_y = x[indices], y[indices]
-        if len(indices) < 2 or np.ptp(task_y) == 0:
-            continue
-        if np.ptp(task_x) == 0:
-            constant += 1
-            taus.append(0.0)
-        else:
-            taus.append(float(stats.kendalltau(task_x, task_y, variant="b").statistic))
+    for indices in indices_by_task(task_ids).values():
+        tau = task_kendall(x[indices], y[indices])
+        if tau is not None:
+            taus.append(tau)
+            constant += int(np.ptp(x[indices]) == 0)
     notes = []
     if not taus:
         notes.append(f"within-task τ undefined: no task has at least 2 samples with differing {truth_name}")

@@ -1,6 +1,10 @@
 """BLEU, CodeBLEU and exact match agree with sacrebleu / codebleu called directly."""
 
+import json
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 from codebleu import calc_codebleu
@@ -70,6 +74,32 @@ def test_codebleu_empty_prediction_quirk_is_documented():
     # codebleu counts a zero data-flow match as 1, so an empty prediction scores 0.25.
     assert baselines.sentence_codebleu([""], [REF]) == [pytest.approx(0.25)]
     assert "0.25" in baselines.__doc__
+
+
+# A pair whose data-flow match under codebleu depends on the interpreter's string hash seed: codebleu lists
+# an assignment's parents in set order, and the two sides name their variables differently.
+RUN_REFERENCE = ("def span(xs, n):\n    lo = 0\n    hi = 0\n    for i in range(0, n):\n        hi = hi + xs[i]\n"
+                 "        if hi < 0:\n            hi = 0\n        elif lo < hi:\n            lo = hi\n    return lo\n")
+RUN_PREDICTION = ("def span(xs: list, n: int) -> int:\n    best = xs[0]\n    cur = xs[0]\n    for k in range(1, n):\n"
+                  "        cur = max(xs[k], cur + xs[k])\n        best = max(best, cur)\n    return best\n")
+
+
+def _under_hash_seed(seed: int, expression: str) -> float:
+    """``expression`` evaluated on the run pair in a fresh interpreter with ``PYTHONHASHSEED=seed``."""
+    script = (f"import json, sys; from codebleu import calc_codebleu; from codescore_metric import baselines; "
+              f"ref, pred = json.loads(sys.argv[1]); print(json.dumps({expression}))")
+    done = subprocess.run([sys.executable, "-c", script, json.dumps([RUN_REFERENCE, RUN_PREDICTION])], check=True,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)})
+    return json.loads(done.stdout)
+
+
+def test_codebleu_is_the_same_whatever_the_interpreter_hash_seed():
+    raw = {seed: _under_hash_seed(seed, 'calc_codebleu([[ref]], [pred], lang="python")["codebleu"]') for seed in (1, 2)}
+    assert raw[1] != raw[2], "codebleu itself no longer depends on the hash seed here: the fixed-seed worker may go"
+    ours = {seed: _under_hash_seed(seed, "baselines.sentence_codebleu([pred], [ref])[0]") for seed in (1, 2)}
+    assert ours[1] == ours[2] == baselines.sentence_codebleu([RUN_PREDICTION], [RUN_REFERENCE])[0]
+    assert ours[1] == baselines.corpus_codebleu([RUN_PREDICTION], [RUN_REFERENCE])["codebleu"]
+    assert ours[1] in raw.values()  # the worker computes codebleu's own number, for hash seed 0
 
 
 def test_codebleu_weights_and_language():

@@ -6,7 +6,8 @@ Executability / Passability heads at 0.5 (RQ2). Rows need the generated code, `p
 [0, 1], and optionally the reference code, the NL task, `executable` and `all_pass` (0/1).
 With a `task_id` in every row the continuous table adds the mean within-task Kendall tau-b (ranking
 the candidates of one task); with a `generator` field (models joined by commas) the continuous
-numbers are repeated for each generator's rows.
+numbers are repeated for each generator's rows, and the task ids give 95% confidence intervals from
+resampling tasks (`--bootstrap`), including CodeScore's lead over BLEU and CodeBLEU.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ def register(subparsers) -> None:
     parser.add_argument("--group-field", default="generator", metavar="NAME",
                         help="split the continuous numbers by this field where the file has it; a value 'a,b' counts under "
                              "a and under b, a missing or empty one under '(none)' (default generator; '' to turn off)")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                        help="95%% confidence intervals from N resamples of the tasks (needs task ids; default 1000, 0: none)")
+    parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the task resampling (default 0)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=run)
 
@@ -83,7 +87,8 @@ def run(args) -> int:
         checkpoint=args.checkpoint, device=args.device, dtype=args.dtype, normalization=args.normalization,
         static_checks=args.static_checks,
         batch_size=args.batch_size, threshold=_threshold(args.binary_threshold), criterion=args.binary_criterion,
-        progress=not args.no_progress, group_field=args.group_field or None,
+        progress=not args.no_progress, group_field=args.group_field or None, bootstrap=args.bootstrap,
+        bootstrap_seed=args.bootstrap_seed,
     )
     fields = Fields(args.prediction_field, args.reference_field, args.source_field, args.pass_ratio_field,
                     args.executable_field, args.all_pass_field, args.task_id_field)

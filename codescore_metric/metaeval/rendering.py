@@ -60,9 +60,41 @@ def _by_group(section: dict, within: bool) -> list[str]:
     return lines
 
 
+def _interval(row: dict | None) -> list[str]:
+    if row is None:
+        return [ABSENT, ABSENT]
+    return [_number(row["value"]), f"[{_number(row['low'])}, {_number(row['high'])}]"]
+
+
+def _bootstrap_title(section: dict) -> str:
+    return (f"{section['confidence']:.0%} intervals from resampling the {section['n_tasks']} tasks "
+            f"({section['n_resamples']} resamples, seed {section['seed']})")
+
+
+def _bootstrap_tables(section: dict) -> list[str]:
+    rows = {(row["statistic"], row["name"], row["over"]): row for row in section["intervals"]}
+    level = f"{section['confidence']:.0%}"
+    names = list(dict.fromkeys(name for statistic, name, over in rows if statistic == "spearman" and over is None))
+    lines = _table(["Method", "r_s", f"{level} interval", "τ within task", f"{level} interval"],
+                    [[name, *_interval(rows.get(("spearman", name, None))), *_interval(rows.get(("within_task_tau", name, None)))]
+                     for name in names])
+    heads = [row for row in section["intervals"] if row["statistic"] == "roc_auc"]
+    if heads:
+        lines += ["", *_table(["Head", "ROC AUC", f"{level} interval"], [[row["name"], *_interval(row)] for row in heads])]
+    leads = [(name, over) for statistic, name, over in rows if statistic == "spearman" and over is not None]
+    if leads:
+        lines += ["", *_table(["Method", "Lead over", "r_s lead", f"{level} interval", "τ-within lead", f"{level} interval"],
+                              [[name, over, *_interval(rows.get(("spearman", name, over))),
+                                *_interval(rows.get(("within_task_tau", name, over)))] for name, over in leads])]
+    lines += ["- whole tasks are resampled with replacement (a task's candidates are not independent samples); "
+              "percentile intervals; every number shares the resamples, so a lead's interval is paired; "
+              "metrics constant on every sample have no interval"]
+    return lines
+
+
 def markdown(results: dict) -> str:
-    """The continuous table (vs PassRatio), the binary table (vs all-pass), the heads table and the per-group
-    tables, with notes; the within-task τ column appears when every row has a task id."""
+    """The continuous table (vs PassRatio), the binary table (vs all-pass), the heads table, the confidence
+    intervals and the per-group tables, with notes; the within-task τ column appears when every row has a task id."""
     truth = results["ground_truth"]
     within = truth["n_tasks"] is not None
     tasks = f", {truth['n_tasks']} tasks" if within else ""
@@ -90,6 +122,8 @@ def markdown(results: dict) -> str:
         lines += _table(["Head", "Target", "Target rate", "ROC AUC", "Positive rate", "τ = r_s = r_p", "Accuracy", "Precision",
                          "Recall", "F1"], rows)
         lines += _notes(results["heads"])
+    if results.get("bootstrap"):
+        lines += ["", f"## Uncertainty: {_bootstrap_title(results['bootstrap'])}", "", *_bootstrap_tables(results["bootstrap"])]
     if results["by_group"]:
         lines += _by_group(results["by_group"], within)
     if results["notes"]:

@@ -1,7 +1,8 @@
 """Compute every metric on execution-labelled samples with timing, and measure agreement.
 
 The rows are read by ``codescore_metric.labelled`` (which describes them). A task id (str or int) in
-every row adds the mean within-task Kendall tau; a group field (``Settings.group_field``, e.g. the
+every row adds the mean within-task Kendall tau and confidence intervals from resampling tasks
+(``codescore_metric.metaeval.bootstrap``); a group field (``Settings.group_field``, e.g. the
 generating models joined by commas) adds the same numbers on each group's rows, sliced from the
 metric values computed once on all rows.
 """
@@ -17,6 +18,7 @@ from codescore_metric import baselines
 from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
+from codescore_metric.metaeval.bootstrap import task_bootstrap
 
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
 MIN_GROUP_ROWS = 2
@@ -39,6 +41,8 @@ class Settings:
     criterion: str = "phi"
     progress: bool = False
     group_field: str | None = "generator"  # split the results by this field where the file has it; None: never
+    bootstrap: int = 1000  # resamples of the tasks for confidence intervals (needs task ids); 0: none
+    bootstrap_seed: int = 0
 
 
 @dataclass
@@ -215,7 +219,17 @@ def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings)
     }
     by_group = None if data.groups is None else _by_group(data, runs)
     return {"settings": asdict(settings), "ground_truth": ground_truth, "metrics": metrics, "binary": binary,
-            "heads": _heads(runs, data), "by_group": by_group, "notes": notes}
+            "heads": _heads(runs, data), "by_group": by_group, "bootstrap": _bootstrap(data, runs, settings, notes), "notes": notes}
+
+
+def _bootstrap(data: LabelledData, runs: list[MetricRun], settings: Settings, notes: list[str]) -> dict | None:
+    """The task bootstrap's intervals, or ``None`` (with a note when it was asked for but cannot run)."""
+    if not settings.bootstrap:
+        return None
+    if data.task_ids is None or data.n_tasks < 2:
+        notes.append("confidence intervals not computed: they resample tasks and need a task id in every row, at least 2 tasks")
+        return None
+    return task_bootstrap(runs, data, settings.bootstrap, settings.bootstrap_seed)
 
 
 @dataclass

@@ -13,19 +13,46 @@ def _number(value) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
+def _intervals(results: dict):
+    """``cell(statistic, name)``: the task-bootstrap interval of a number as ``[low, high]`` ("–" without one),
+    and the column header (``None`` when the file has no intervals)."""
+    section = results.get("bootstrap")
+    if not section:
+        return None, None
+    rows = {(row["statistic"], row["name"]): row for row in section["intervals"] if row["over"] is None}
+
+    def cell(statistic: str, name: str) -> str:
+        row = rows.get((statistic, name))
+        return "–" if row is None else f"[{_number(row['low'])}, {_number(row['high'])}]"
+
+    return cell, f"{section['confidence']:.0%} interval"
+
+
 def evaluation_table(results: dict) -> str:
-    """Method | Value | tau | r_s | r_p | MAE | within-task tau rows from a `codescore meta-eval --json` file."""
+    """Method | Value | tau | r_s | r_p | MAE | within-task tau rows from a `codescore meta-eval --json` file and the
+    heads' table, with the task-bootstrap intervals of r_s, within-task tau and ROC AUC where the file has them."""
     truth = results["ground_truth"]
-    lines = ["| method | value | τ | r_s | r_p | MAE | within-task τ |", "|---|---|---|---|---|---|---|"]
+    cell, level = _intervals(results)
+    extra = [f"r_s {level}", f"within-task τ {level}"] if cell else []
+    lines = ["| " + " | ".join(["method", "value", "τ", "r_s", "r_p", "MAE", "within-task τ", *extra]) + " |",
+             "|" + "---|" * (7 + len(extra))]
     for metric in results["metrics"]:
         cells = [_number(metric.get(key)) for key in ("value", "tau", "spearman", "pearson", "mae", "within_task_tau")]
+        if cell:
+            cells += [cell("spearman", metric["name"]), cell("within_task_tau", metric["name"])]
         lines.append(f"| {metric['name']} | " + " | ".join(cells) + " |")
-    lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} | – | – | – | – | – |")
+    lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} |" + " – |" * (5 + len(extra)))
     if results.get("heads"):
         rates = {"executable": truth.get("executable_rate"), "all_pass": truth.get("pass_at_1")}
-        lines += ["", "| head | target rate | ROC AUC | accuracy at 0.5 | positive rate at 0.5 |", "|---|---|---|---|---|"]
-        lines += [f"| {h['name']} | {_number(rates[h['target']])} | {_number(h.get('auc'))} | {_number(h['accuracy'])} | "
-                  f"{_number(h['positive_rate'])} |" for h in results["heads"]]
+        header = ["head", "target rate", "ROC AUC", *([f"ROC AUC {level}"] if cell else []), "accuracy at 0.5", "positive rate at 0.5"]
+        lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += [f"| {h['name']} | {_number(rates[h['target']])} | {_number(h.get('auc'))} | "
+                  + (f"{cell('roc_auc', h['name'])} | " if cell else "")
+                  + f"{_number(h['accuracy'])} | {_number(h['positive_rate'])} |" for h in results["heads"]]
+    if cell:
+        section = results["bootstrap"]
+        lines += ["", f"Intervals: resampling the {section['n_tasks']} tasks, {section['n_resamples']} resamples "
+                      "(`codescore meta-eval --bootstrap`)."]
     return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
 
 
