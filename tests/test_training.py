@@ -10,7 +10,7 @@ from codescore_metric.cli import main
 from codescore_metric.training.examples import check_rows
 from codescore_metric.training.objective import LossWeights, unice_loss
 from codescore_metric.training.optimizer import parameter_groups
-from codescore_metric.training.trainer import TrainingArguments
+from codescore_metric.training.trainer import TrainingArguments, training_rows
 from tests.tiny_model import CORPUS, build_tiny_model, build_tiny_tokenizer, tiny_encoder_config
 
 
@@ -59,6 +59,20 @@ def test_per_task_sample_keeps_at_most_n_rows_of_each_task_whatever_the_order():
     assert sorted(zip(sample.task_ids, sample.texts["prediction"])) == sorted(zip(shuffled.task_ids, shuffled.texts["prediction"]))
     assert len(check_rows(rows, "rows").per_task_sample(10, seed=1)) == 30
 
+
+def test_the_data_seed_decides_which_rows_are_trained_and_defaults_to_the_seed():
+    rows = [{"task_id": f"t{index % 5}", "generated_code": f"def add(a, b):\n    total = a + b\n    return total + {index} - {index}\n",
+             "golden_code": "def add(a, b):\n    return a + b\n", "source": "Add two numbers.", "pass_ratio": 1.0,
+             "executable": True, "all_pass": True} for index in range(40)]
+    examples = check_rows(rows, "rows")
+
+    def trained(**seeds):
+        sample, renamed = training_rows(examples, TrainingArguments(output_dir="unused", max_per_task=3, rename_fraction=0.5, **seeds))
+        return sample.texts["prediction"], renamed
+
+    assert len(trained(seed=1)[0]) == 15 and trained(seed=1)[1] > 0
+    assert trained(seed=1, data_seed=7) == trained(seed=2, data_seed=7) == trained(seed=7)
+    assert trained(seed=1) != trained(seed=2)
 
 
 def test_renamed_predictions_keep_labels_tasks_and_unparsable_code():
@@ -266,7 +280,7 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
-            "--canonical-names", "--ema-decay", "0.9"]
+            "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -276,8 +290,10 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     assert config["pooling"] == "mean" and config["canonical_names"] and config["provenance"]["best_step"] in (2, 4, 6)
     from codescore_metric.training.model_card import model_card
 
-    assert json.loads((output / "training_args.json").read_text())["ema_decay"] == 0.9
-    assert "exponential moving average of the trained ones (decay 0.9 per step)" in model_card(output, {})
+    saved = json.loads((output / "training_args.json").read_text())
+    assert saved["ema_decay"] == 0.9 and saved["data_seed"] == 5 and saved["seed"] == 12
+    card = model_card(output, {})
+    assert "exponential moving average of the trained ones (decay 0.9 per step)" in card and "seed 12, data seed 5," in card
 
 
 def test_moving_average_weights_each_update_by_the_decay_and_keeps_integer_buffers():

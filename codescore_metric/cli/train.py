@@ -47,6 +47,9 @@ def register(subparsers) -> None:
     parser.add_argument("--save-dtype", choices=["fp32", "fp16", "bf16"], default="fp32",
                         help="dtype of the saved weights (fp16 halves the file; loading casts back to fp32)")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--data-seed", type=int,
+                        help="seed of which rows are trained (--max-per-task's sample, --rename-fraction's choice; default: "
+                             "--seed), so that a run can change its initialisation and batch order but not its rows")
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
     parser.add_argument("--select-metric", default="spearman",
                         choices=["tau", "spearman", "pearson", "neg_mae", "within_task_tau", "balanced"],
@@ -92,7 +95,7 @@ def run(args) -> int:
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
         freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16,
         rename_fraction=args.rename_fraction, ema_decay=args.ema_decay,
-        save_dtype=args.save_dtype, seed=args.seed, formats=tuple(args.formats),
+        save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),
         select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
     )

@@ -56,6 +56,11 @@ def evaluation_table(results: dict) -> str:
     return f"{truth['n']} candidates" + (f" of {truth['n_tasks']} tasks" if truth.get("n_tasks") else "") + ".\n\n" + "\n".join(lines)
 
 
+def _data_seed(args: dict) -> str:
+    """", data seed N" when the run's rows were sampled with their own seed (``--data-seed``)."""
+    return "" if args.get("data_seed") is None else f", data seed {args['data_seed']}"
+
+
 def _mean(metrics, key: str) -> float:
     """Mean of ``key`` over the metric dicts of the validation formats."""
     return sum(m[key] for m in metrics) / len(metrics)
@@ -111,7 +116,7 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         f"- {history['total_steps']} steps ({history['total_steps'] / history['steps_per_epoch']:.2f} epochs), best point step "
         f"{best['steps']} by mean validation {args['select_metric']}; "
         f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "
-        f"layer decay {args['layer_decay']}, seed {args['seed']}, bf16 autocast {args['bf16']}"
+        f"layer decay {args['layer_decay']}, seed {args['seed']}{_data_seed(args)}, bf16 autocast {args['bf16']}"
         + (f"; the weights are an exponential moving average of the trained ones (decay {args['ema_decay']} per step)"
            if args.get("ema_decay") else "") + "\n"
         f"- training time: {sum(e['seconds'] for e in history['evaluations']) / 60:.1f} min (validation included)\n",

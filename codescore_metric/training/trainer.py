@@ -50,6 +50,7 @@ class TrainingArguments:
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
     seed: int = 12
+    data_seed: int | None = None  # seed of the per-task sample and the renaming choice (which rows are trained); None: seed
     formats: tuple[str, ...] = ("ref", "nl", "ref_nl")
     loss_weights: LossWeights = field(default_factory=LossWeights)
     ranking_weight: float = 0.0  # weight of within_task_ranking_loss beside L_Uni
@@ -127,6 +128,17 @@ def seed_everything(seed: int) -> random.Random:
     return random.Random(seed)
 
 
+def training_rows(examples: LabelledExamples, args: TrainingArguments) -> tuple[LabelledExamples, int]:
+    """The rows a run trains on (``args.max_per_task``'s sample, ``args.rename_fraction``'s renamings, both seeded by
+    ``args.data_seed``, else ``args.seed``) and how many predictions were renamed."""
+    seed = args.seed if args.data_seed is None else args.data_seed
+    if args.max_per_task:
+        examples = examples.per_task_sample(args.max_per_task, seed)
+    if not args.rename_fraction:
+        return examples, 0
+    return examples.with_renamed_predictions(args.rename_fraction, seed)
+
+
 def train(
     model,
     tokenizer,
@@ -147,11 +159,7 @@ def train(
     device = resolve_device(args.device)
     model.to(device)
     formats = tuple(InputFormat.parse(f) for f in args.formats)
-    if args.max_per_task:
-        train_examples = train_examples.per_task_sample(args.max_per_task, args.seed)
-    renamed = 0
-    if args.rename_fraction:
-        train_examples, renamed = train_examples.with_renamed_predictions(args.rename_fraction, args.seed)
+    train_examples, renamed = training_rows(train_examples, args)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
 
     def epoch_batches() -> list[list[int]]:
