@@ -51,6 +51,7 @@ __all__ = [
     "CODEBLEU_DEFAULT_WEIGHTS",
     "bleu_signature",
     "codebleu_languages",
+    "corpus_and_sentence_codebleu",
     "corpus_bleu",
     "corpus_codebleu",
     "exact_match",
@@ -238,6 +239,21 @@ def sentence_codebleu(
     preds, refs = _check_inputs(predictions, references)
     w = _check_codebleu_args(lang, weights)
     return [scores["codebleu"] for scores in codebleu_items([([r], [p]) for p, r in zip(preds, refs)], lang, w)]
+
+
+def corpus_and_sentence_codebleu(
+    predictions: Sequence[str],
+    references: Sequence,
+    lang: str = "python",
+    weights: Sequence[float] = CODEBLEU_DEFAULT_WEIGHTS,
+) -> tuple[dict[str, float], list[float]]:
+    """:func:`corpus_codebleu` and :func:`sentence_codebleu` of the same inputs in one fixed-hash interpreter."""
+    preds, refs = _check_inputs(predictions, references)
+    if not preds:
+        raise ValueError("corpus_codebleu needs at least one prediction, got an empty list")
+    w = _check_codebleu_args(lang, weights)
+    scores = codebleu_items([(refs, preds), *(([r], [p]) for p, r in zip(preds, refs))], lang, w)
+    return scores[0], [item["codebleu"] for item in scores[1:]]
 
 
 # --------------------------------------------------------------------------- exact match

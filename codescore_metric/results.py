@@ -80,10 +80,8 @@ def metric_result(
             out["bleu"] = baselines.corpus_bleu(predictions, references)
             per_sample["bleu_per_sample"] = baselines.sentence_bleu(predictions, references)
         if codebleu:
-            out["codebleu"] = baselines.corpus_codebleu(predictions, references, lang=lang)["codebleu"]
-            per_sample["codebleu_per_sample"] = baselines.sentence_codebleu(
-                predictions, references, lang=lang
-            )
+            corpus, per_sample["codebleu_per_sample"] = baselines.corpus_and_sentence_codebleu(predictions, references, lang=lang)
+            out["codebleu"] = corpus["codebleu"]
     out["num_truncated"] = sum(1 for t in result.truncated if t)
     if return_per_sample:
         out.update(per_sample)

@@ -102,6 +102,14 @@ def test_codebleu_is_the_same_whatever_the_interpreter_hash_seed():
     assert ours[1] in raw.values()  # the worker computes codebleu's own number, for hash seed 0
 
 
+def test_corpus_and_sentence_codebleu_in_one_call_equal_the_two_functions():
+    preds, refs = [*PREDS, RUN_PREDICTION], [*REFS, RUN_REFERENCE]
+    corpus, sentences = baselines.corpus_and_sentence_codebleu(preds, refs)
+    assert corpus == baselines.corpus_codebleu(preds, refs) and sentences == baselines.sentence_codebleu(preds, refs)
+    with pytest.raises(ValueError, match="at least one prediction"):
+        baselines.corpus_and_sentence_codebleu([], [])
+
+
 def test_codebleu_weights_and_language():
     w = (0.1, 0.1, 0.4, 0.4)
     expected = calc_codebleu([REF], [PREDS[1]], lang="python", weights=w)["codebleu"]
