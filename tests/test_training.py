@@ -398,3 +398,35 @@ def test_training_does_not_import_the_meta_evaluation():
 def test_model_card_command_checks_its_evaluations(tmp_path, capsys):
     assert main(["model-card", str(tmp_path), "--evaluation", "no-equals-sign"]) == 2
     assert "--evaluation takes TITLE=PATH" in capsys.readouterr().err
+
+
+def test_balanced_heads_averages_spearman_within_task_tau_and_both_heads_as_rank_correlations():
+    from codescore_metric.training.selection import selection_value
+
+    point = {"spearman": 0.6, "within_task_tau": 0.4, "exec_auc": 0.9, "pass_auc": 0.75, "mae": 0.2}
+    other = dict(point, spearman=0.2, pass_auc=0.5)
+    assert selection_value({"ref": point}, "balanced_heads") == pytest.approx((0.6 + 0.4 + 0.8 + 0.5) / 4)
+    assert selection_value({"ref": point, "nl": other}, "balanced_heads") == pytest.approx(((0.6 + 0.4 + 0.8 + 0.5) + (0.2 + 0.4 + 0.8)) / 8)
+    assert selection_value({"ref": point}, "balanced") == pytest.approx(0.5)
+    assert selection_value({"ref": dict(point, pass_auc=float("nan"))}, "balanced_heads") == float("-inf")  # one class absent
+
+
+def test_points_before_select_after_are_recorded_but_never_saved_and_do_not_end_the_run(tmp_path, backbone_dir):
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(24, 0)))
+    output = tmp_path / "late"
+    args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
+            "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--task-group-size", "4",
+            "--eval-every", "1", "--patience", "1", "--select-metric", "balanced_heads", "--select-after", "4", "--seed", "3"]
+    assert main(args) == 0
+    history = json.loads((output / "training_history.json").read_text())
+    steps = [point["steps"] for point in history["evaluations"]]
+    assert steps[:4] == [1, 2, 3, 4] and steps[-1] >= 5  # patience 1 counts from step 4 on, whatever steps 1-3 did
+    eligible = [point for point in history["evaluations"] if point["steps"] >= 4]
+    best = history["evaluations"][history["best_evaluation"] - 1]
+    assert best["steps"] >= 4 and best["selection"] == max(point["selection"] for point in eligible)
+    assert json.loads((output / "config.json").read_text())["provenance"]["best_step"] == best["steps"]
+    from codescore_metric.training.model_card import model_card
+
+    assert f"best point step {best['steps']} by mean validation balanced_heads among the points from step 4 on;" in model_card(output, {})
+    with pytest.raises(ValueError, match=r"select_after \(--select-after\) must be a step count"):
+        TrainingArguments(output_dir="x", select_after=-1)

@@ -6,6 +6,7 @@ import logging
 import sys
 
 from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+from codescore_metric.training.selection import SELECT_METRICS
 
 
 def register(subparsers) -> None:
@@ -52,9 +53,14 @@ def register(subparsers) -> None:
                              "--seed), so that a run can change its initialisation and batch order but not its rows")
     parser.add_argument("--formats", nargs="+", default=["ref", "nl", "ref_nl"], help="formats trained per example (L_Uni: all three)")
     parser.add_argument("--select-metric", default="spearman",
-                        choices=["tau", "spearman", "pearson", "neg_mae", "within_task_tau", "balanced"],
+                        choices=list(SELECT_METRICS),
                         help="validation number that picks the saved model, averaged over formats (balanced: the mean "
-                             "of Spearman and the mean within-task Kendall tau; default spearman)")
+                             "of Spearman and the mean within-task Kendall tau; balanced_heads: the mean of those two and "
+                             "of 2 AUC - 1 for the Exec and Pass heads; default spearman)")
+    parser.add_argument("--select-after", type=int, default=0, metavar="STEP",
+                        help="validation points before this optimizer step are recorded in the learning curve but are "
+                             "never saved and do not count towards --patience (e.g. half an epoch, so that an early "
+                             "noisy point cannot end the run)")
     parser.add_argument("--patience", type=int, default=2, help="evaluations without improvement before stopping")
     parser.add_argument("--eval-every", type=int, help="optimizer steps between validation runs (default: once per epoch)")
     parser.add_argument("--ranking-weight", type=float, default=0.0,
@@ -96,7 +102,7 @@ def run(args) -> int:
         freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16,
         rename_fraction=args.rename_fraction, ema_decay=args.ema_decay,
         save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),
-        select_metric=args.select_metric, patience=args.patience, max_steps=args.max_steps, device=args.device,
+        select_metric=args.select_metric, select_after=args.select_after, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
     )
     torch.manual_seed(args.seed)

@@ -61,6 +61,11 @@ def _data_seed(args: dict) -> str:
     return "" if args.get("data_seed") is None else f", data seed {args['data_seed']}"
 
 
+def _select_after(args: dict) -> str:
+    """" among the points from step N on" when earlier points could not be selected (``--select-after``)."""
+    return f" among the points from step {args['select_after']} on" if args.get("select_after") else ""
+
+
 def _mean(metrics, key: str) -> float:
     """Mean of ``key`` over the metric dicts of the validation formats."""
     return sum(m[key] for m in metrics) / len(metrics)
@@ -114,7 +119,7 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         f"- loss: L_Uni, every example in formats {', '.join(args['formats'])}: "
         f"squared error on PassRatio + BCE on the Exec and Pass logits{ranking}\n"
         f"- {history['total_steps']} steps ({history['total_steps'] / history['steps_per_epoch']:.2f} epochs), best point step "
-        f"{best['steps']} by mean validation {args['select_metric']}; "
+        f"{best['steps']} by mean validation {args['select_metric']}{_select_after(args)}; "
         f"batch {args['batch_size']} x {args['gradient_accumulation']}, encoder lr {args['encoder_lr']}, head lr {args['head_lr']}, "
         f"layer decay {args['layer_decay']}, seed {args['seed']}{_data_seed(args)}, bf16 autocast {args['bf16']}"
         + (f"; the weights are an exponential moving average of the trained ones (decay {args['ema_decay']} per step)"

@@ -22,10 +22,9 @@ from codescore_metric.modeling import WEIGHT_DTYPES
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
 from codescore_metric.training.objective import LossWeights, unice_loss, within_task_ranking_loss
 from codescore_metric.training.optimizer import linear_schedule, parameter_groups
+from codescore_metric.training.selection import SELECT_METRICS, selection_value
 
 logger = logging.getLogger(__name__)
-# balanced: the mean of Spearman (pooled over tasks) and the mean within-task Kendall tau
-SELECT_METRICS = ("tau", "spearman", "pearson", "neg_mae", "within_task_tau", "balanced")
 
 
 @dataclass
@@ -56,6 +55,7 @@ class TrainingArguments:
     ranking_weight: float = 0.0  # weight of within_task_ranking_loss beside L_Uni
     task_group_size: int = 0  # >= 2: batches of tasks with this many candidates each; 0: length-bucketed batches
     select_metric: str = "spearman"
+    select_after: int = 0  # evaluations before this optimizer step are recorded but can neither be saved nor end the run
     patience: int = 2  # evaluations without improvement before stopping
     max_steps: int | None = None
     eval_every: int | None = None  # optimizer steps between evaluations; None: once per epoch
@@ -73,6 +73,8 @@ class TrainingArguments:
             raise ValueError(f"max_per_task must be at least 1; got {self.max_per_task}")
         if self.ranking_weight and self.task_group_size < 2:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
+        if self.select_after < 0:
+            raise ValueError(f"select_after (--select-after) must be a step count of at least 0; got {self.select_after}")
         if self.eval_every is not None and self.eval_every < 1:
             raise ValueError(f"eval_every must be at least 1 step; got {self.eval_every}")
         if not 0 <= self.rename_fraction <= 1:
@@ -108,18 +110,6 @@ def evaluate(model, tokenizer, examples: LabelledExamples, formats, batch_size: 
         results[fmt] = metrics
     model.train(was_training)
     return results
-
-
-def selection_value(results: dict[str, dict[str, float]], metric: str) -> float:
-    """Mean of the selection metric over formats (higher is better)."""
-    def value(r: dict) -> float:
-        if metric == "neg_mae":
-            return -r["mae"]
-        if metric == "balanced":
-            return (r["spearman"] + r.get("within_task_tau", float("nan"))) / 2
-        return r.get(metric, float("nan"))
-    values = [value(r) for r in results.values()]
-    return float(np.mean(values)) if not any(math.isnan(v) for v in values) else float("-inf")
 
 
 def seed_everything(seed: int) -> random.Random:
@@ -182,7 +172,8 @@ def train(
     evaluated = model if average is None else average.module  # what is evaluated, selected and saved
 
     def checkpoint(epoch: int, step: int) -> bool:
-        """Evaluate, keep the model if it is the best so far; True when training should stop early."""
+        """Evaluate, keep the model if it is the best so far (from ``args.select_after`` on); True when training
+        should stop early."""
         validation = evaluate(evaluated, tokenizer, validation_examples, args.formats, args.eval_batch_size)
         value = selection_value(validation, args.select_metric)
         history["evaluations"].append({"epoch": epoch, "steps": step, "epochs_done": round(step / steps_per_epoch, 3),
@@ -192,6 +183,8 @@ def train(
         logger.info("step %d (epoch %.2f): train loss %.4f, validation %s %.4f", step, step / steps_per_epoch,
                     history["evaluations"][-1]["train_loss"], args.select_metric, value)
         state["losses"], state["started"] = [], time.perf_counter()
+        if step < args.select_after:
+            return False
         if value > state["best"]:
             state["best"], state["stale"] = value, 0
             history["best_evaluation"] = len(history["evaluations"])
@@ -239,7 +232,7 @@ def train(
             stop = checkpoint(epoch, step)
         if stop or step >= total_steps:
             break
-    if "best_evaluation" not in history:  # every evaluation was undefined (e.g. constant predictions): keep the last
+    if "best_evaluation" not in history:  # every eligible evaluation was undefined (or none was eligible): keep the last
         history["best_evaluation"] = len(history["evaluations"])
         _save(evaluated, tokenizer, output, args, history, model_id)
     (output / "training_history.json").write_text(json.dumps(history, indent=2) + "\n")
