@@ -453,3 +453,24 @@ def test_a_reference_failing_only_on_its_first_run_is_rerun_alone_and_kept(tmp_p
     broken = [*GENERIC_TASKS, {"task_id": "t4", "source": "Add one.", "program": "def inc(x):\n    return x\n", "tests": ["assert inc(1) == 2"]}]
     config = replace(config, input=_write(tmp_path / "broken.jsonl", broken), output_dir=tmp_path / "out2")
     assert "also when re-run alone" in build(config).dropped["t4"]
+
+
+def test_new_tests_are_only_those_the_reference_answers_well_within_the_labelling_timeout(tmp_path):
+    # The reference takes 0.4 s on inputs above 5: within a 1 s labelling timeout, but too close to it for a test
+    # (a loaded machine would fail the reference on it and drop the task). Tests are written with a quarter of it.
+    from codescore_metric.data.builder import EXTENSION_MARGIN, extended_tests, extension_limits
+
+    reference = "import time\ndef slow(n):\n    if n > 5:\n        time.sleep(0.4)\n    return n * 2\n"
+    task = Task("s", "generic", reference, ("assert slow(3) == 6", "assert slow(4) == 8"), ("assert slow(3) == 6", "assert slow(4) == 8"),
+                entry_point="slow")
+    config = BuildConfig("generic", tmp_path / "out", input=tmp_path / "unused.jsonl", tests_per_task=12, seed=0, workers=1,
+                         limits=Limits(test_timeout=1.0, program_timeout=20.0), progress=False)
+    assert extension_limits(config.limits).test_timeout == 1.0 / EXTENSION_MARGIN == 0.25
+    tests = extended_tests({"s": task}, tmp_path / "cache.jsonl", config)["s"]
+    inputs = [int(test.split("slow(")[1].split(")")[0]) for test in tests]
+    assert len(inputs) > 4 and max(inputs) <= 5  # every input above 5 took 0.4 s > 0.25 s: none became a test
+    cached = json.loads((tmp_path / "cache.jsonl").read_text().splitlines()[0])
+    assert cached["dropped"]["reference timeout"] >= 1
+    # the cache is keyed by the margin's timeout: labelling with 2 s writes the tests anew, and then keeps slow inputs
+    relaxed = extended_tests({"s": task}, tmp_path / "cache.jsonl", replace(config, limits=Limits(test_timeout=2.0, program_timeout=20.0)))["s"]
+    assert max(int(test.split("slow(")[1].split(")")[0]) for test in relaxed) > 5

@@ -33,7 +33,7 @@ from codescore_metric.data.distribution import format_distribution, label_distri
 from codescore_metric.data.generations import EXECUTION_PRELUDE, KIND, MUTANT_KIND, Generation, mismatched_groups, read_generations
 from codescore_metric.data.prompts import docstring_prompt
 from codescore_metric.execution.distributed import runner
-from codescore_metric.execution.extend import extend_task
+from codescore_metric.execution.extend import DEFAULT_LIMITS, extend_task
 from codescore_metric.execution.labels import executable, pass_ratio, passable
 from codescore_metric.execution.sandbox import Limits, default_workers
 from codescore_metric.execution.tasks import Task, load_tasks
@@ -52,6 +52,7 @@ COLUMN_TYPES = {**{column: "string" for column in COLUMN_FOR_FIELD.values()},
                 "task_id": "string", "kind": "string", "generator": "string", "detail": "string", "num_tests": "int64"}
 _PREDICTION_COLUMN, _REFERENCE_COLUMN, _SOURCE_COLUMN = (COLUMN_FOR_FIELD[field] for field in ("prediction", "reference", "source"))
 EXTENSION_CACHE = "extended_tests.jsonl"
+EXTENSION_MARGIN = 4  # a new test's reference run may take at most 1/4 of the labelling per-test timeout
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,8 @@ def extended_tests(tasks: dict[str, Task], cache: Path, config: BuildConfig) -> 
     if todo:
         print(f"extending the tests of {len(todo)} task(s) (cache: {cache})", file=sys.stderr)
         with ThreadPoolExecutor(max_workers=config.workers or default_workers()) as pool:
-            runs = pool.map(lambda task: extend_task(task, config.tests_per_task, seed=config.seed), todo.values())
+            limits = extension_limits(config.limits)
+            runs = pool.map(lambda task: extend_task(task, config.tests_per_task, seed=config.seed, limits=limits), todo.values())
 
             def entries():
                 for task, extension in _progress(zip(todo.values(), runs), len(todo), "extend", config.progress):
@@ -260,8 +262,17 @@ def extended_tests(tasks: dict[str, Task], cache: Path, config: BuildConfig) -> 
     return result
 
 
+def extension_limits(labelling: Limits) -> Limits:
+    """Limits for writing a task's new tests: the reference must answer each within 1/``EXTENSION_MARGIN`` of the
+    per-test time a candidate gets when it is labelled. A test the reference only just passes would fail it on a
+    loaded machine, and its task would be dropped (seven MBPP tasks once were, when tests were written with 2 s
+    and labelled with 1 s)."""
+    return replace(DEFAULT_LIMITS, test_timeout=labelling.test_timeout / EXTENSION_MARGIN)
+
+
 def _cache_key(task: Task, config: BuildConfig) -> str:
-    payload = json.dumps([task.task_id, task.reference, task.setup, task.seed_tests, config.tests_per_task, config.seed])
+    payload = json.dumps([task.task_id, task.reference, task.setup, task.seed_tests, config.tests_per_task, config.seed,
+                          extension_limits(config.limits).test_timeout])
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -329,8 +340,9 @@ def label_splits(tasks: dict[str, Task], splits: dict[str, list[str]], sources: 
 def _rerun_failed_references(plan: list, jobs: list, results: list, config: BuildConfig) -> list:
     """``results`` with each reference that failed a test run once more, alone on one worker, and that run kept.
 
-    Every extended test passed the reference when it was made, so a failure among many parallel jobs is
-    mostly a slow test timing out on a loaded machine; without the re-run the task would be dropped.
+    Every extended test passed the reference in a quarter of the labelling timeout when it was made
+    (``extension_limits``), so a failure among many parallel jobs is a slow test timing out on a loaded machine;
+    without the re-run the task would be dropped.
     """
     failed = [index for index, (_, _, candidate) in enumerate(plan) if candidate is None and not passable(results[index])]
     if not failed:
