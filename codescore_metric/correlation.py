@@ -189,6 +189,20 @@ def roc_auc(scores, labels, target_name: str = "executable") -> float:
     return float(stats.mannwhitneyu(positives, negatives).statistic / (len(positives) * len(negatives)))
 
 
+def within_task_auc(scores, labels, task_ids, target_name: str = "all_pass") -> dict:
+    """``{"within_task_auc", "within_task_auc_tasks"}``: the mean ROC AUC among the candidates of one task, over the
+    tasks that have both classes (``nan`` when none has). Unlike the pooled AUC it does not reward knowing which
+    tasks are hard, only telling a task's passing candidates from its failing ones."""
+    x, y = _pair(scores, labels, target_name)
+    y = _labels(target_name, y)
+    task_ids = list(task_ids)
+    if len(task_ids) != len(x):
+        raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {len(x)} samples")
+    aucs = [roc_auc(x[indices], y[indices], target_name) for indices in indices_by_task(task_ids).values()
+            if 0 < y[indices].sum() < len(indices)]
+    return {"within_task_auc": float(np.mean(aucs)) if aucs else NAN, "within_task_auc_tasks": len(aucs)}
+
+
 def best_threshold(metric, labels, criterion: str = "phi") -> float:
     """The threshold ``t`` for which ``metric >= t`` agrees best with ``labels`` under ``criterion``.
 

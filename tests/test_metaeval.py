@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from codescore_metric.cli import main
-from codescore_metric.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc, within_task_kendall
+from codescore_metric.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.labelled import load_labelled
 from codescore_metric.metaeval import rendering
 from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, meta_evaluate
@@ -116,6 +116,21 @@ def test_no_positive_prediction_gives_nan_precision_and_phi_with_notes():
     assert math.isnan(result["precision"]) and math.isnan(result["phi"]) and result["recall"] == 0.0
     assert any("nothing was predicted positive" in note for note in result["notes"])
     assert any("constant" in note for note in result["notes"])
+
+
+def test_within_task_auc_ignores_which_tasks_are_hard():
+    # task a: every prediction high, task b: every prediction low; within each, passing ranks above failing
+    scores = [0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.5]
+    labels = [1, 0, 0, 1, 1, 0, 1]
+    tasks = ["a", "a", "a", "b", "b", "b", "c"]  # c has one class only: left out
+    within = within_task_auc(scores, labels, tasks)
+    assert within == {"within_task_auc": 1.0, "within_task_auc_tasks": 2}
+    assert roc_auc(scores, labels) < 0.6  # pooled, b's passing candidates sit below a's failing ones
+    swapped = within_task_auc([0.8, 0.9, 0.7, 0.3, 0.2, 0.1, 0.5], labels, tasks)["within_task_auc"]
+    assert swapped == pytest.approx((0.5 + 1.0) / 2)  # task a: its passing candidate beats one of two failing ones
+    assert math.isnan(within_task_auc([0.1, 0.2], [1, 1], ["a", "a"])["within_task_auc"])
+    with pytest.raises(ValueError, match="one id per sample"):
+        within_task_auc([0.1, 0.2], [1, 0], ["a"])
 
 
 def test_roc_auc_counts_ordered_pairs_and_ties_half():
@@ -231,7 +246,10 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
     assert exec_head["accuracy"] == pytest.approx(classification(np.asarray(scored.executability) >= 0.5,
                                                                  [r["executable"] for r in rows])["accuracy"])
     assert exec_head["auc"] == pytest.approx(roc_auc(scored.executability, [r["executable"] for r in rows]))
-    assert f"| Executability head (Ref&NL) | executable | 0.7500 | {exec_head['auc']:.4f} |" in table
+    within_exec = within_task_auc(scored.executability, [r["executable"] for r in rows], [r["task_id"] for r in rows], "executable")
+    assert exec_head["within_task_auc"] == pytest.approx(within_exec["within_task_auc"])
+    assert f"| Executability head (Ref&NL) | executable | 0.7500 | {exec_head['auc']:.4f} | {exec_head['within_task_auc']:.4f} |" in table
+    assert "AUC within task: mean ROC AUC among the candidates of one task" in table
     assert out_png.read_bytes()[:8] == PNG_MAGIC
 
 

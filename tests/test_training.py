@@ -163,6 +163,7 @@ def test_tiny_end_to_end_training_learns_and_saves_a_loadable_model(tmp_path, ba
     assert "## MBPP validation" in card and "| CodeScore (Ref&NL) |" in card and "| BLEU |" in card
     heads = {h["name"]: h for h in json.loads(evaluation.read_text())["heads"]}
     assert "| Executability head (Ref-only) | " in card and f"| {heads['Executability head (Ref-only)']['auc']:.4f} |" in card
+    assert "| AUC within task |" in card and f"| {heads['Passability head (Ref&NL)']['within_task_auc']:.4f} |" in card
     # the learning curve's head AUCs are those of the saved model: meta-eval measures the same numbers
     for fmt, label in (("ref", "Ref-only"), ("ref_nl", "Ref&NL")):
         for head, name in (("exec_auc", "Executability"), ("pass_auc", "Passability")):

@@ -31,6 +31,11 @@ def _notes(rows: list[dict]) -> list[str]:
     return [f"- {row['name']}: {note}" for row in rows for note in row["notes"]]
 
 
+def _head_tasks(heads: list[dict]) -> dict[str, int]:
+    """Tasks behind each target's within-task AUC (the same for every format)."""
+    return {h["target"]: h["within_task_auc_tasks"] for h in heads}
+
+
 def _binary_cells(row: dict) -> list[str]:
     return [_number(row[key]) for key in ("positive_rate", "phi", "accuracy", "precision", "recall", "f1")]
 
@@ -117,10 +122,15 @@ def markdown(results: dict) -> str:
     if results["heads"]:
         lines += ["", "## Executability and Passability heads (probability >= 0.5)", ""]
         rates = {"executable": truth["executable_rate"], "all_pass": truth["pass_at_1"]}
-        rows = [[h["name"], h["target"], _number(rates[h["target"]]), _number(h.get("auc")), *_binary_cells(h)]
-                for h in results["heads"]]
-        lines += _table(["Head", "Target", "Target rate", "ROC AUC", "Positive rate", "τ = r_s = r_p", "Accuracy", "Precision",
-                         "Recall", "F1"], rows)
+        within_auc = "within_task_auc" in results["heads"][0]
+        rows = [[h["name"], h["target"], _number(rates[h["target"]]), _number(h.get("auc")),
+                 *([_number(h["within_task_auc"])] if within_auc else []), *_binary_cells(h)] for h in results["heads"]]
+        lines += _table(["Head", "Target", "Target rate", "ROC AUC", *(["AUC within task"] if within_auc else []), "Positive rate",
+                         "τ = r_s = r_p", "Accuracy", "Precision", "Recall", "F1"], rows)
+        if within_auc:
+            lines.append(f"- AUC within task: mean ROC AUC among the candidates of one task, over the tasks with both classes "
+                         f"({', '.join(f'{t}: {n}' for t, n in _head_tasks(results['heads']).items())}); the pooled ROC AUC also "
+                         "rewards knowing which tasks are hard")
         lines += _notes(results["heads"])
     if results.get("bootstrap"):
         lines += ["", f"## Uncertainty: {_bootstrap_title(results['bootstrap'])}", "", *_bootstrap_tables(results["bootstrap"])]

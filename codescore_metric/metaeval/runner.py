@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from codescore_metric import baselines
-from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_kendall
+from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
 from codescore_metric.metaeval.bootstrap import task_bootstrap
@@ -150,8 +150,9 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
             if labels is not None:
                 probabilities = getattr(run, head.lower())
                 agreement = binary_agreement(probabilities, labels, threshold=HEAD_THRESHOLD)
+                within = {} if data.task_ids is None else within_task_auc(probabilities, labels, data.task_ids, target)
                 rows.append({"name": f"{head} head ({InputFormat(run.input_format).label})", "target": target,
-                             "auc": roc_auc(probabilities, labels, target), **agreement})
+                             "auc": roc_auc(probabilities, labels, target), **within, **agreement})
     return rows
 
 

@@ -44,10 +44,13 @@ def evaluation_table(results: dict) -> str:
     lines.append(f"| PassRatio (ground truth) | {_number(truth['avg_pass_ratio'])} |" + " – |" * (5 + len(extra)))
     if results.get("heads"):
         rates = {"executable": truth.get("executable_rate"), "all_pass": truth.get("pass_at_1")}
-        header = ["head", "target rate", "ROC AUC", *([f"ROC AUC {level}"] if cell else []), "accuracy at 0.5", "positive rate at 0.5"]
+        within = "within_task_auc" in results["heads"][0]
+        header = ["head", "target rate", "ROC AUC", *([f"ROC AUC {level}"] if cell else []), *(["AUC within task"] if within else []),
+                  "accuracy at 0.5", "positive rate at 0.5"]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += [f"| {h['name']} | {_number(rates[h['target']])} | {_number(h.get('auc'))} | "
                   + (f"{cell('roc_auc', h['name'])} | " if cell else "")
+                  + (f"{_number(h['within_task_auc'])} | " if within else "")
                   + f"{_number(h['accuracy'])} | {_number(h['positive_rate'])} |" for h in results["heads"]]
     if cell:
         section = results["bootstrap"]
