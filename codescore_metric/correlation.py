@@ -85,6 +85,14 @@ def indices_by_task(task_ids) -> dict[str, list[int]]:
     return groups
 
 
+def _task_groups(task_ids, n_samples: int) -> list[list[int]]:
+    """The sample indices of each task, after checking that ``task_ids`` has one id per sample."""
+    task_ids = list(task_ids)
+    if len(task_ids) != n_samples:
+        raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {n_samples} samples")
+    return list(indices_by_task(task_ids).values())
+
+
 def task_kendall(task_metric: np.ndarray, task_truth: np.ndarray) -> float | None:
     """Kendall tau-b of one task's candidates; ``None`` when the task does not count (fewer than 2
     samples or a constant truth), 0 when only the metric is constant."""
@@ -102,11 +110,8 @@ def within_task_kendall(metric, truth, task_ids, truth_name: str = "PassRatio") 
     counts as 0. ``within_task_tau`` is ``nan`` with a note when no task qualifies.
     """
     x, y = _pair(metric, truth, truth_name)
-    task_ids = list(task_ids)
-    if len(task_ids) != len(x):
-        raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {len(x)} samples")
     taus, constant = [], 0
-    for indices in indices_by_task(task_ids).values():
+    for indices in _task_groups(task_ids, len(x)):
         tau = task_kendall(x[indices], y[indices])
         if tau is not None:
             taus.append(tau)
@@ -195,10 +200,7 @@ def within_task_auc(scores, labels, task_ids, target_name: str = "all_pass") -> 
     tasks are hard, only telling a task's passing candidates from its failing ones."""
     x, y = _pair(scores, labels, target_name)
     y = _labels(target_name, y)
-    task_ids = list(task_ids)
-    if len(task_ids) != len(x):
-        raise ValueError(f"task_ids must have one id per sample, got {len(task_ids)} ids for {len(x)} samples")
-    aucs = [roc_auc(x[indices], y[indices], target_name) for indices in indices_by_task(task_ids).values()
+    aucs = [roc_auc(x[indices], y[indices], target_name) for indices in _task_groups(task_ids, len(x))
             if 0 < y[indices].sum() < len(indices)]
     return {"within_task_auc": float(np.mean(aucs)) if aucs else NAN, "within_task_auc_tasks": len(aucs)}
 
