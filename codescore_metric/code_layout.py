@@ -18,6 +18,8 @@ NEWLINE, INDENT, DEDENT, CAPITAL = range(len(MARKERS))
 # Markers that `code_changes.mark_changes` adds around what differs from the other code field.
 CHANGE_MARKERS = ("change_start", "change_end")
 CHANGE_START, CHANGE_END = range(len(MARKERS), len(MARKERS) + len(CHANGE_MARKERS))
+# Markers for how far generated code is from the reference: marker DISTANCE_START + i is `code_distance` bucket i.
+DISTANCE_START = CHANGE_END + 1
 _CAPITALISED_WORD = re.compile(r"\b\w*[A-Z]\w*\b")
 
 

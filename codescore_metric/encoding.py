@@ -19,7 +19,9 @@ With ``layout_tokens`` (four reserved vocabulary entries) the code fields are re
 markers for line ends, indentation and capitalised words (`code_layout.layout_pieces`), for
 tokenizers that would otherwise drop layout and case. With ``change_tokens`` (two more entries) the
 generated code and the reference, when both are read, each have the runs that differ from the other
-one wrapped in change markers (`code_changes.mark_changes`).
+one wrapped in change markers (`code_changes.mark_changes`). With ``distance_tokens`` (one entry per
+`code_distance.DISTANCE_BUCKETS`) the generated code, when read beside the reference, starts with the
+entry of its token distance from the reference (`code_distance.distance_bucket`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from codescore_metric.code_changes import mark_changes
-from codescore_metric.code_layout import CHANGE_MARKERS, CHANGE_START, MARKERS, layout_pieces
+from codescore_metric.code_distance import DISTANCE_BUCKETS, distance_bucket
+from codescore_metric.code_layout import CHANGE_MARKERS, CHANGE_START, DISTANCE_START, MARKERS, layout_pieces
 from codescore_metric.code_names import canonical_names
 from codescore_metric.code_text import strip_comments
 from codescore_metric.formats import CODE_FIELDS
@@ -48,10 +51,12 @@ class EncodingSpec:
     canonical_names: bool = False  # rename the code fields' parameters and locals v0, v1, ... by first appearance
     layout_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.MARKERS; () reads code as plain text
     change_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.CHANGE_MARKERS; () marks no changes
+    distance_tokens: tuple[str, ...] = ()  # vocabulary entries for code_distance.DISTANCE_BUCKETS; () gives no distance
 
     def __post_init__(self):
         for name, tokens, markers in (("layout_tokens", self.layout_tokens, MARKERS),
-                                      ("change_tokens", self.change_tokens, CHANGE_MARKERS)):
+                                      ("change_tokens", self.change_tokens, CHANGE_MARKERS),
+                                      ("distance_tokens", self.distance_tokens, DISTANCE_BUCKETS)):
             if tokens and len(tokens) != len(markers):
                 raise ValueError(f"{name} needs one token for each of {', '.join(markers)}; got {list(tokens)}")
         if self.profile not in PROFILES:
@@ -106,7 +111,8 @@ class SegmentEncoder:
                 stripped.add(token_id)
         self.stripped_ids = frozenset(stripped) if spec.profile == "reference" else frozenset()
         self.marker_ids = {marker: vocabulary_id(tokenizer, token) for marker, token in
-                           [*enumerate(spec.layout_tokens), *enumerate(spec.change_tokens, start=CHANGE_START)]}
+                           [*enumerate(spec.layout_tokens), *enumerate(spec.change_tokens, start=CHANGE_START),
+                            *enumerate(spec.distance_tokens, start=DISTANCE_START)]}
 
     def encode(self, fields: dict[str, list[str]]) -> list[EncodedSample]:
         """Encode column-wise texts; ``fields`` maps field names (in segment order) to equal-length lists."""
@@ -120,6 +126,9 @@ class SegmentEncoder:
             prediction, reference = (pieces[name] for name in CODE_FIELDS)
             pieces = dict(zip(CODE_FIELDS, ([mark_changes(p, r) for p, r in zip(prediction, reference)],
                                             [mark_changes(r, p) for p, r in zip(prediction, reference)])))
+        if self.spec.distance_tokens and all(name in fields for name in CODE_FIELDS):
+            distances = [DISTANCE_START + distance_bucket(p, r) for p, r in zip(*(fields[name] for name in CODE_FIELDS))]
+            pieces["prediction"] = [[distance, *code] for distance, code in zip(distances, pieces["prediction"])]
         columns = [self._tokenize_pieces(pieces[name]) if name in pieces else self._tokenize(texts[name]) for name in names]
         join = self._join_reference if self.spec.profile == "reference" else self._join_clean
         return [join(names, [column[i] for column in columns]) for i in range(len(columns[0]))]

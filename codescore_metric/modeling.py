@@ -41,6 +41,7 @@ class UniCEConfig:
     canonical_names: bool = False
     layout_tokens: list[str] = field(default_factory=list)
     change_tokens: list[str] = field(default_factory=list)
+    distance_tokens: list[str] = field(default_factory=list)
     layer_transformation: str = "sparsemax"
     layer_norm: bool = True
     layer_dropout: float = 0.1
@@ -79,6 +80,7 @@ class UniCEConfig:
             canonical_names=self.canonical_names,
             layout_tokens=tuple(self.layout_tokens),
             change_tokens=tuple(self.change_tokens),
+            distance_tokens=tuple(self.distance_tokens),
         )
 
     def to_dict(self) -> dict:

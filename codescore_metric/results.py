@@ -94,18 +94,20 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 without the model
+CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without the model
     "empty": "No code: an empty prediction scores 0 (not estimated).",
     "syntax_error": "Certainly fails: the code does not compile as Python, so it cannot run (scored 0, not estimated).",
     "missing_definition": ("Certainly fails: the code defines none of the functions the reference defines, so tests "
                            "written for the reference cannot pass (scored 0, not estimated)."),
+    "same_as_reference": ("Same program as the reference up to comments, docstrings, layout and the names of parameters and "
+                          "locals, so it passes what the reference passes (scored 1, not estimated)."),
 }
 
 
 def reading(codescore: float, executability: float, passability: float, truncated: dict | None = None,
             certain: str | None = None) -> str:
     """A short plain-language reading of one sample's (or one mean's) three scores; ``certain`` (a
-    ``ScoreResult.certain`` reason) replaces it with why the sample scored 0 without the model."""
+    ``ScoreResult.certain`` reason) replaces it with why the sample was scored without the model."""
     if certain is not None:
         if certain not in CERTAIN_READINGS:
             raise ValueError(f"certain must be one of {sorted(CERTAIN_READINGS)} or None, got {certain!r}")

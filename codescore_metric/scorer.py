@@ -17,6 +17,7 @@ import torch
 
 from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
+from codescore_metric.code_distance import token_distance
 from codescore_metric.code_names import PARSE_ERRORS
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
@@ -28,6 +29,8 @@ from codescore_metric.quantization import is_quantized, quantize_int8
 
 logger = logging.getLogger(__name__)
 
+# What a sample whose scores are certain gets, on all three outputs, by `_certain_reason`.
+CERTAIN_SCORES = {"empty": 0.0, "syntax_error": 0.0, "missing_definition": 0.0, "same_as_reference": 1.0}
 # Batch sizes: the authors scored batches of 100 (and batch statistics depend on them); 32 otherwise.
 REFERENCE_BATCH_SIZE = 100
 DEFAULT_BATCH_SIZE = 32
@@ -50,8 +53,8 @@ class ScoreResult:
     """Per-sample predictions in input order.
 
     ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
-    ``i`` scored 0 on all three without the model (``"empty"``, ``"syntax_error"`` or
-    ``"missing_definition"``), else ``None``.
+    ``i`` was scored without the model: 0 on all three for ``"empty"``, ``"syntax_error"`` or
+    ``"missing_definition"``, 1 on all three for ``"same_as_reference"``; else ``None``.
     """
 
     codescore: list[float]
@@ -97,10 +100,13 @@ class CodeScorer:
     ``pip install 'codescore-metric[onnx]'``; closer to fp32 and faster than ``"int8"``).
 
     Predictions are whole programs (module level), not bare function bodies. With ``static_checks``
-    two certain facts are not estimated: a prediction that does not compile as Python (so also an
+    three certain facts are not estimated: a prediction that does not compile as Python (so also an
     indented body alone), and, given a reference, one that defines none of the functions and
     classes the reference defines at top level (it cannot pass tests written for the reference),
-    score 0 on all three without the model. ``None`` turns the checks on, except in the authors'
+    score 0 on all three without the model; one that is the reference's program up to comments,
+    docstrings, layout and the names of parameters and locals (`code_distance.token_distance` 0)
+    scores 1 on all three, as the reference passes its own tests (tests call the function
+    positionally, as MBPP's, HumanEval's and APPS's do). ``None`` turns the checks on, except in the authors'
     parity setting (a ``profile:reference`` model or ``normalization="batch"``), where the model
     scores such code itself.
     """
@@ -176,6 +182,7 @@ class CodeScorer:
             f"|profile:{self.config.encoding_profile}{'+nocomments' if self.config.strip_code_comments else ''}"
             f"{'+canonical' if self.config.canonical_names else ''}"
             f"{'+layout' if self.config.layout_tokens else ''}{'+changes' if self.config.change_tokens else ''}"
+            f"{'+distance' if self.config.distance_tokens else ''}"
             f"|len:{self.config.max_length}"
             f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}|static:{'on' if self.static_checks else 'off'}"
         )
@@ -199,7 +206,8 @@ class CodeScorer:
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
         prediction, and with ``static_checks`` one that does not compile or lacks every definition of
-        the reference, scores 0 on all three without the model (``ScoreResult.certain`` says why).
+        the reference, scores 0 on all three without the model, and with ``static_checks`` one that is
+        the reference's program scores 1 on all three (``ScoreResult.certain`` says why).
         With ``normalization="batch"`` such a sample still takes its place in the authors' batches,
         whose statistics include it, and the batches are theirs: sorted by the character length of
         ``sources`` whenever they are given (Ref-only then takes them for this order alone, as the
@@ -243,7 +251,9 @@ class CodeScorer:
                     done += len(indices)
                     if on_progress:
                         on_progress(done, total)
-        outputs[[i for i in range(total) if certain[i]]] = 0.0
+        for index, reason in enumerate(certain):
+            if reason:
+                outputs[index] = CERTAIN_SCORES[reason]
         return ScoreResult(
             *(outputs[:, k].tolist() for k in range(len(OUTPUT_NAMES))),
             truncated=[{} if certain[i] else encoded[i].dropped for i in range(total)],
@@ -283,9 +293,10 @@ class CodeScorer:
 
 
 def _certain_reason(prediction: str, reference: str | None, static_checks: bool) -> str | None:
-    """Why ``prediction`` certainly scores 0, or ``None`` (the model estimates it): ``"empty"`` for a
-    blank one; with ``static_checks``, ``"syntax_error"`` when it does not compile as a Python module
-    and ``"missing_definition"`` when it binds none of the names the reference defines at top level."""
+    """Why ``prediction``'s scores are certain (`CERTAIN_SCORES`), or ``None`` (the model estimates them):
+    ``"empty"`` for a blank one; with ``static_checks``, ``"syntax_error"`` when it does not compile as a
+    Python module, ``"missing_definition"`` when it binds none of the names the reference defines at top
+    level and ``"same_as_reference"`` when it is the reference's program (token distance 0)."""
     if not prediction.strip():
         return "empty"
     if not static_checks:
@@ -301,6 +312,8 @@ def _certain_reason(prediction: str, reference: str | None, static_checks: bool)
         required = defined_names(reference)
         if required and not required & bound_names(module):
             return "missing_definition"
+        if token_distance(prediction, reference) == 0:
+            return "same_as_reference"
     return None
 
 

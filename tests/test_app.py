@@ -85,7 +85,7 @@ def test_score_records_reports_progress_per_batch(scorer, tmp_path):
     records = results.load_records(path)
     seen = []
     scored, summary = results.score_records(scorer, records, "ref_nl", batch_size=2, on_progress=lambda d, t: seen.append((d, t)))
-    assert seen == [(1, 3), (3, 3)]  # the empty prediction is done without the model
+    assert seen == [(2, 3), (3, 3)]  # the copy of the reference and the empty prediction are done without the model
     direct = scorer.score([GEN, REF, ""], references=[REF] * 3, sources=[TASK] * 3, input_format="ref_nl")
     assert [r["codescore"] for r in scored] == pytest.approx(direct.codescore, abs=1e-6)
     assert [r["id"] for r in scored] == [0, 1, 2]  # input fields are kept, order too

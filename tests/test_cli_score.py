@@ -37,7 +37,9 @@ def test_scores_every_row_in_order_and_prints_a_summary(tmp_path, model_dir, cap
     assert out[1]["codescore"] == 0.0 and out[0]["source"] == ROWS[0]["source"]
     err = capsys.readouterr().err
     assert "scored 3 samples (ref_nl)" in err and "1 empty, 0 not compiling" in err and expected.signature in err
-    assert out[1]["certain"] == "empty" and "certain" not in out[0]
+    assert "1 the same program as the reference" in err
+    assert out[1]["certain"] == "empty" and "certain" not in out[2]
+    assert out[0]["certain"] == "same_as_reference" and out[0]["codescore"] == out[0]["passability"] == 1.0
 
 
 def test_code_that_does_not_compile_scores_zero_unless_switched_off(tmp_path, model_dir, capsys):

@@ -10,7 +10,7 @@ from codescore_metric import CodeScorer, clear_model_cache
 from tests.tiny_model import build_tiny_model, build_tiny_model_dir
 
 PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a * b", "print(1)", "class Stack: pass", "for i in range(3): pass"]
-REFERENCES = ["def add(a, b):\n    return a + b\n"] * 2 + ["print(2)", "class Stack:\n    pass\n", "x = 1"]
+REFERENCES = ["def add(a, b):\n    return b + a\n"] * 2 + ["print(2)", "class Stack:\n    pass\n", "x = 1"]
 SOURCES = ["Add two numbers.", "Add two numbers.", "Print two.", "A stack.", "Loop three times, doing nothing at all here."]
 
 
@@ -238,6 +238,19 @@ def test_all_certain_input_needs_no_model_call(scorer, forward_sizes):
     assert forward_sizes == [] and seen == [(5, 5)]
     assert result.codescore == result.executability == result.passability == [0.0] * 5
     assert result.certain == ["empty"] * 2 + ["syntax_error"] * 3 and result.truncated == [{}] * 5
+
+
+def test_the_reference_program_scores_one_without_the_model(scorer, model_dir, forward_sizes):
+    reference = "def add(a, b):\n    total = a + b\n    return total\n"
+    restyled = 'def add(x, y):\n  """Sum."""\n  s = x + y  # add\n\n  return s\n'
+    one_edit = restyled.replace("x + y", "x - y")
+    result = scorer.score([reference, restyled, one_edit], references=[reference] * 3, sources=["Add."] * 3)
+    assert sum(forward_sizes) == 1  # only the edited program reaches the model
+    assert result.certain == ["same_as_reference", "same_as_reference", None]
+    for name in ("codescore", "executability", "passability"):
+        assert getattr(result, name)[:2] == [1.0, 1.0] and getattr(result, name)[2] < 1.0
+    assert scorer.score([reference], sources=["Add."]).certain == [None]  # NL-only: no reference to compare with
+    assert CodeScorer(model_dir, static_checks=False).score([reference], references=[reference]).certain == [None]
 
 
 def test_static_checks_off_lets_the_model_score_broken_code(model_dir, forward_sizes):

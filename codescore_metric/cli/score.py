@@ -77,7 +77,8 @@ def run(args) -> int:
     means = result.mean()
     truncated = sum(1 for cut in result.truncated if cut)
     uncompiled = (f", {result.certain.count('syntax_error')} not compiling, {result.certain.count('missing_definition')} "
-                  "defining none of the reference's functions") if scorer.static_checks else ""
+                  f"defining none of the reference's functions, {result.certain.count('same_as_reference')} the same program "
+                  "as the reference") if scorer.static_checks else ""
     processes = f", in {launch.world_size} processes" if launch.distributed else ""
     print(
         f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from codescore_metric.code_layout import CHANGE_MARKERS, MARKERS
+from codescore_metric.code_distance import DISTANCE_BUCKETS
+from codescore_metric.code_layout import CHANGE_MARKERS, DISTANCE_START, MARKERS
 from codescore_metric.encoding import detect_separator_tokens
 from codescore_metric.modeling import UniCEConfig, UniCEModel
 
@@ -18,11 +19,11 @@ def usable_length(encoder_config) -> int:
 
 def reserved_tokens(tokenizer, start: int, count: int) -> list[str]:
     """``count`` unused BERT-style vocabulary entries from ``[unused<start>]`` on, to carry markers
-    (layout: ``[unused0]``..``[unused3]``; changes: ``[unused4]``, ``[unused5]``)."""
+    (layout: ``[unused0]``..``[unused3]``; changes: ``[unused4]``, ``[unused5]``; distance: ``[unused6]``..``[unused12]``)."""
     vocabulary = tokenizer.get_vocab()
     tokens = [f"[unused{i}]" for i in range(start, start + count)]
     if not all(token in vocabulary for token in tokens):
-        raise ValueError(f"{type(tokenizer).__name__} has no reserved entries {tokens}; layout and change tokens are "
+        raise ValueError(f"{type(tokenizer).__name__} has no reserved entries {tokens}; layout, change and distance tokens are "
                          "for WordPiece vocabularies with [unusedN] entries")
     return tokens
 
@@ -37,6 +38,7 @@ def model_from_backbone(
     name: str | None = None,
     layout_tokens: bool = False,
     change_tokens: bool = False,
+    distance_tokens: bool = False,
     **config_overrides,
 ):
     """``(UniCEModel, tokenizer)`` with the backbone's pretrained weights and fresh mix and heads.
@@ -44,7 +46,8 @@ def model_from_backbone(
     ``name`` is what the saved config records as the backbone (default: ``backbone`` itself; give a
     Hub id when loading a local copy, so no local path ends up in a shipped model). ``layout_tokens``
     makes code layout and case visible through reserved vocabulary entries (`code_layout`), and
-    ``change_tokens`` marks where the generated code and the reference differ (`code_changes`)."""
+    ``change_tokens`` marks where the generated code and the reference differ (`code_changes`), and
+    ``distance_tokens`` says how far apart they are (`code_distance`)."""
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     from codescore_metric.checkpoints import downloads_disabled
@@ -76,6 +79,7 @@ def model_from_backbone(
         provenance={"backbone": name},
         layout_tokens=reserved_tokens(tokenizer, 0, len(MARKERS)) if layout_tokens else [],
         change_tokens=reserved_tokens(tokenizer, len(MARKERS), len(CHANGE_MARKERS)) if change_tokens else [],
+        distance_tokens=reserved_tokens(tokenizer, DISTANCE_START, len(DISTANCE_BUCKETS)) if distance_tokens else [],
         **config_overrides,
     )
     model = UniCEModel(config)
