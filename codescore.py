@@ -52,8 +52,9 @@ Init kwargs (through `evaluate.load`):
         or "int8-onnx": ONNX Runtime int8, both CPU only), batch_size, normalization ("sample" or "batch"),
         local_files_only, encoder (backbone config + tokenizer for an authors' .ckpt),
         static_checks (a prediction that does not compile as a Python module, or that defines none
-        of the reference's top-level functions, scores 0 without the model; None = on, except for
-        the authors' model or normalization "batch").
+        of the reference's top-level functions, scores 0 without the model, and one that is the
+        reference's program up to comments, docstrings, layout and parameter/local names scores 1;
+        None = on, except for the authors' model or normalization "batch").
 Examples:
     >>> import evaluate
     >>> codescore = evaluate.load("codescore.py", "ref_nl", checkpoint=checkpoint)
