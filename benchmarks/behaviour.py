@@ -6,6 +6,7 @@ low), for eyeballing before a model is called done.
 
     python benchmarks/behaviour.py                                  # the embedded default model, Ref&NL
     python benchmarks/behaviour.py --checkpoint PATH --format ref --markdown behaviour.md
+    python benchmarks/behaviour.py --no-static-checks    # what the model itself says of copies and syntax errors
 """
 
 from __future__ import annotations
@@ -44,8 +45,11 @@ def main() -> None:
     parser.add_argument("--checkpoint", help="a model folder, Hub id or authors' .ckpt (default: the embedded model)")
     parser.add_argument("--format", default="ref_nl", choices=[fmt.value for fmt in InputFormat])
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    parser.add_argument("--no-static-checks", action="store_true",
+                        help="let the model score copies of the reference and code that does not compile itself")
     args = parser.parse_args()
-    text = render(behaviour_report(CodeScorer(args.checkpoint), args.format))
+    scorer = CodeScorer(args.checkpoint, static_checks=False if args.no_static_checks else None)
+    text = render(behaviour_report(scorer, args.format))
     print(text, end="")
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
