@@ -253,6 +253,13 @@ def test_the_reference_program_scores_one_without_the_model(scorer, model_dir, f
     assert CodeScorer(model_dir, static_checks=False).score([reference], references=[reference]).certain == [None]
 
 
+def test_every_certain_reason_has_a_score_and_a_reading():
+    from codescore_metric.results import CERTAIN_READINGS
+    from codescore_metric.scorer import CERTAIN_SCORES
+
+    assert set(CERTAIN_SCORES) == set(CERTAIN_READINGS)
+
+
 def test_static_checks_off_lets_the_model_score_broken_code(model_dir, forward_sizes):
     scorer = CodeScorer(model_dir, static_checks=False)
     result = scorer.score(BROKEN[:2] + [""], references=["x"] * 3)

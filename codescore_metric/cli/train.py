@@ -77,7 +77,7 @@ def register(subparsers) -> None:
                              "entries (a consistent renaming is no change)")
     parser.add_argument("--distance-tokens", action="store_true",
                         help="start the generated code, when read beside the reference, with a reserved vocabulary entry "
-                             "for its token distance from the reference (same, 1-2, 3-6, 7-15, 16-40, over 40 tokens)")
+                             "for its token distance from the reference (same, 1-2, 3-6, 7-15, 16-40, over 40 tokens, unreadable)")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
