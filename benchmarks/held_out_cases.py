@@ -214,6 +214,7 @@ TASKS = {
     ),
 }
 
+
 def cases() -> list[dict]:
     """Every program of every task with its execution PassRatio (the syntax error is labelled 0 by the sandbox too)."""
     rows = []

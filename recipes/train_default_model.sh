@@ -17,8 +17,9 @@
 #      package
 # Knobs (environment): WORK, OUT, TASK_LIMIT (tasks per split, for a smaller build), SYNTHETIC (synthetic
 # candidates per task), MAX_PER_TASK (training rows per task), GROUP_SIZE (candidates of one task side by side in a
-# batch, for the ranking loss), MAX_STEPS (optimizer steps of 16 examples x 3 formats), EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
-# MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores).
+# batch, for the ranking loss), MAX_STEPS (optimizer steps of 16 examples x 3 formats), EVAL_EVERY, SELECT_AFTER,
+# MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the MAX_PER_TASK sample), THREADS
+# (torch CPU threads for training; 1 lets two runs share 2 cores).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
