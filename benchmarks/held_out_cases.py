@@ -14,21 +14,43 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codescore_metric import CodeScorer
+from codescore_metric.behaviour import dedented, edit_once
 from codescore_metric.execution import Job, run_many
 from codescore_metric.execution.labels import pass_ratio
 
+_MAX_GAP = dedented("""
+    def max_gap(nums):
+        s = sorted(nums)
+        best = 0
+        for i in range(1, len(s)):
+            best = max(best, s[i] - s[i - 1])
+        return best
+""")
 
-def _code(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
+_INITIALS = dedented("""
+    def initials(name):
+        return ''.join(word[0].upper() + '.' for word in name.split())
+""")
 
+_ROTATE_LEFT = dedented("""
+    def rotate_left(items, k):
+        if not items:
+            return []
+        k %= len(items)
+        return items[k:] + items[:k]
+""")
 
-TASKS = {
+_VOWEL_WORDS = dedented("""
+    def vowel_words(text):
+        return sum(1 for w in text.split() if w[0].lower() in 'aeiou')
+""")
+
+TASKS = {  # a mistake that is one edit of the reference is written as that edit
     'max_gap': dict(
         nl=('Write a function max_gap(nums) that returns the largest difference between two neighbours of the '
             'sorted list nums, or 0 when nums has fewer than two elements.'),
@@ -37,20 +59,13 @@ TASKS = {
             'max_gap([10, 1, 5, 20]) == 10', 'max_gap([-5, 5]) == 10', 'max_gap([7, 7, 7]) == 0',
             'max_gap([1, 100, 50, 51]) == 49', 'max_gap([0, -10, 30, 4]) == 26', 'max_gap([2, 4, 8, 16, 32]) == 16',
         ],
-        ref=_code("""
-            def max_gap(nums):
-                s = sorted(nums)
-                best = 0
-                for i in range(1, len(s)):
-                    best = max(best, s[i] - s[i - 1])
-                return best
-        """),
-        correct_zip=_code("""
+        ref=_MAX_GAP,
+        correct_zip=dedented("""
             def max_gap(nums):
                 ordered = sorted(nums)
                 return max((b - a for a, b in zip(ordered, ordered[1:])), default=0)
         """),
-        correct_while=_code("""
+        correct_while=dedented("""
             def max_gap(nums):
                 values = sorted(nums)
                 gap = 0
@@ -61,23 +76,9 @@ TASKS = {
                     i += 1
                 return gap
         """),
-        wrong_unsorted=_code("""
-            def max_gap(nums):
-                s = nums
-                best = 0
-                for i in range(1, len(s)):
-                    best = max(best, s[i] - s[i - 1])
-                return best
-        """),
-        wrong_range=_code("""
-            def max_gap(nums):
-                s = sorted(nums)
-                best = 0
-                for i in range(1, len(s) - 1):
-                    best = max(best, s[i] - s[i - 1])
-                return best
-        """),
-        wrong_span=_code("""
+        wrong_unsorted=edit_once(_MAX_GAP, 'sorted(nums)', 'nums'),
+        wrong_range=edit_once(_MAX_GAP, 'range(1, len(s))', 'range(1, len(s) - 1)'),
+        wrong_span=dedented("""
             def max_gap(nums):
                 if len(nums) < 2:
                     return 0
@@ -94,34 +95,25 @@ TASKS = {
             "initials('k') == 'K.'", "initials('john von neumann') == 'J.V.N.'",
             "initials('Tim Berners Lee') == 'T.B.L.'",
         ],
-        ref=_code("""
-            def initials(name):
-                return ''.join(word[0].upper() + '.' for word in name.split())
-        """),
-        correct_loop=_code("""
+        ref=_INITIALS,
+        correct_loop=dedented("""
             def initials(name):
                 out = ''
                 for part in name.split():
                     out += part[0].upper() + '.'
                 return out
         """),
-        correct_join=_code("""
+        correct_join=dedented("""
             def initials(name):
                 letters = [w[:1].upper() for w in name.split()]
                 return ''.join(letter + '.' for letter in letters)
         """),
-        wrong_no_upper=_code("""
-            def initials(name):
-                return ''.join(word[0] + '.' for word in name.split())
-        """),
-        wrong_last_dot=_code("""
+        wrong_no_upper=edit_once(_INITIALS, 'word[0].upper()', 'word[0]'),
+        wrong_last_dot=dedented("""
             def initials(name):
                 return '.'.join(word[0].upper() for word in name.split())
         """),
-        wrong_split_space=_code("""
-            def initials(name):
-                return ''.join(word[0].upper() + '.' for word in name.split(' '))
-        """),
+        wrong_split_space=edit_once(_INITIALS, 'name.split()', "name.split(' ')"),
     ),
     'rotate_left': dict(
         nl=('Write a function rotate_left(items, k) that returns a new list with the elements of items rotated k '
@@ -133,14 +125,8 @@ TASKS = {
             'rotate_left([5], 10) == [5]', 'rotate_left([1, 2, 3, 4, 5], 2) == [3, 4, 5, 1, 2]',
             'rotate_left([1, 2, 3, 4, 5], 7) == [3, 4, 5, 1, 2]', 'rotate_left([9, 8, 7], 2) == [7, 9, 8]',
         ],
-        ref=_code("""
-            def rotate_left(items, k):
-                if not items:
-                    return []
-                k %= len(items)
-                return items[k:] + items[:k]
-        """),
-        correct_deque=_code("""
+        ref=_ROTATE_LEFT,
+        correct_deque=dedented("""
             from collections import deque
 
             def rotate_left(items, k):
@@ -148,31 +134,16 @@ TASKS = {
                 d.rotate(-k)
                 return list(d)
         """),
-        correct_loop=_code("""
+        correct_loop=dedented("""
             def rotate_left(items, k):
                 result = list(items)
                 for _ in range(k % len(result) if result else 0):
                     result.append(result.pop(0))
                 return result
         """),
-        wrong_right=_code("""
-            def rotate_left(items, k):
-                if not items:
-                    return []
-                k %= len(items)
-                return items[-k:] + items[:-k]
-        """),
-        wrong_no_mod=_code("""
-            def rotate_left(items, k):
-                if not items:
-                    return []
-                return items[k:] + items[:k]
-        """),
-        wrong_no_empty=_code("""
-            def rotate_left(items, k):
-                k %= len(items)
-                return items[k:] + items[:k]
-        """),
+        wrong_right=edit_once(_ROTATE_LEFT, 'items[k:] + items[:k]', 'items[-k:] + items[:-k]'),
+        wrong_no_mod=edit_once(_ROTATE_LEFT, '    k %= len(items)\n', ''),
+        wrong_no_empty=edit_once(_ROTATE_LEFT, '    if not items:\n        return []\n', ''),
     ),
     'vowel_words': dict(
         nl=('Write a function vowel_words(text) that counts the words of text that start with a vowel, upper or '
@@ -183,11 +154,8 @@ TASKS = {
             "vowel_words('one two three four') == 1", "vowel_words('under  over') == 2",
             "vowel_words('I am here') == 2", "vowel_words('xyz Abc') == 1", "vowel_words('eagle owl ibis emu') == 4",
         ],
-        ref=_code("""
-            def vowel_words(text):
-                return sum(1 for w in text.split() if w[0].lower() in 'aeiou')
-        """),
-        correct_loop=_code("""
+        ref=_VOWEL_WORDS,
+        correct_loop=dedented("""
             def vowel_words(text):
                 count = 0
                 for word in text.split():
@@ -195,22 +163,16 @@ TASKS = {
                         count += 1
                 return count
         """),
-        correct_filter=_code("""
+        correct_filter=dedented("""
             def vowel_words(text):
                 return len([w for w in text.lower().split() if w.startswith(('a', 'e', 'i', 'o', 'u'))])
         """),
-        wrong_case=_code("""
-            def vowel_words(text):
-                return sum(1 for w in text.split() if w[0] in 'aeiou')
-        """),
-        wrong_contains=_code("""
+        wrong_case=edit_once(_VOWEL_WORDS, 'w[0].lower()', 'w[0]'),
+        wrong_contains=dedented("""
             def vowel_words(text):
                 return sum(1 for w in text.split() if any(c in 'aeiou' for c in w.lower()))
         """),
-        wrong_last=_code("""
-            def vowel_words(text):
-                return sum(1 for w in text.split() if w[-1].lower() in 'aeiou')
-        """),
+        wrong_last=edit_once(_VOWEL_WORDS, 'w[0]', 'w[-1]'),
     ),
 }
 
@@ -220,7 +182,7 @@ def cases() -> list[dict]:
     rows = []
     for task, spec in TASKS.items():
         programs = {name: code for name, code in spec.items() if name not in ("nl", "tests")}
-        programs["syntax_error"] = spec["ref"].replace("):", ")", 1)
+        programs["syntax_error"] = edit_once(spec["ref"], "):", ")")
         for name, code in programs.items():
             rows.append({"task": task, "case": name, "program": code, "reference": spec["ref"], "nl": spec["nl"],
                          "tests": [f"assert {test}" for test in spec["tests"]]})

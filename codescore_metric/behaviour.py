@@ -47,7 +47,8 @@ class BehaviourTask:
         }
 
 
-def _code(text: str) -> str:
+def dedented(text: str) -> str:
+    """``text`` dedented, without its leading newline: a program written inside an indented triple-quoted string."""
     return textwrap.dedent(text).lstrip("\n")
 
 
@@ -63,7 +64,7 @@ def _rename(code: str, names: dict[str, str]) -> str:
     return "".join(lines)
 
 
-def _edit(code: str, old: str, new: str) -> str:
+def edit_once(code: str, old: str, new: str) -> str:
     """``code`` with the first ``old`` replaced by ``new`` (``old`` must occur)."""
     if old not in code:
         raise ValueError(f"{old!r} does not occur in the program")
@@ -73,11 +74,11 @@ def _edit(code: str, old: str, new: str) -> str:
 def _task(task_id: str, nl: str, reference: str, tests: tuple[str, ...], correct: tuple[str, ...],
           wrong: tuple[str, ...], renames: dict[str, str], syntax_edit: tuple[str, str]) -> BehaviourTask:
     """A task with its programs dedented, ``renamed`` made by ``renames`` and ``syntax_error`` by one ``(old, new)`` edit."""
-    reference = _code(reference)
+    reference = dedented(reference)
     return BehaviourTask(
         task_id=task_id, nl=nl, reference=reference, tests=tests,
-        correct=tuple(_code(code) for code in correct), wrong=tuple(_code(code) for code in wrong),
-        renamed=_rename(reference, renames), syntax_error=_edit(reference, *syntax_edit),
+        correct=tuple(dedented(code) for code in correct), wrong=tuple(dedented(code) for code in wrong),
+        renamed=_rename(reference, renames), syntax_error=edit_once(reference, *syntax_edit),
     )
 
 
