@@ -275,13 +275,51 @@ def test_task_batches_group_candidates_of_one_task(backbone_dir):
         assert data.group_ids(batch).tolist() == [sorted(set(tasks), key=tasks.index).index(t) for t in tasks]
 
 
+def test_spread_task_batches_put_better_and_worse_candidates_of_a_task_together(backbone_dir):
+    import random
+
+    from transformers import AutoTokenizer
+
+    from codescore_metric.encoding import EncodingSpec
+    from codescore_metric.formats import InputFormat
+    from codescore_metric.training.examples import FormatBatches, check_rows
+
+    rows = make_rows(40, 3)  # tasks t0..t4, 8 candidates each, about half of them passing
+    data = FormatBatches(check_rows(rows, "rows"), AutoTokenizer.from_pretrained(backbone_dir), EncodingSpec(max_length=64),
+                         (InputFormat.REF,))
+    batches = data.task_batches(8, 4, random.Random(0), mix="spread")
+    assert sorted(i for batch in batches for i in batch) == list(range(40))
+    for batch in batches:
+        for group in (batch[:4], batch[4:]):
+            task = rows[group[0]]["task_id"]
+            assert all(rows[i]["task_id"] == task for i in group)
+            ratios = sorted(rows[i]["pass_ratio"] for i in range(40) if rows[i]["task_id"] == task)
+            # one member of each stratum: the group's lowest is in the task's bottom two, its highest in the top two
+            assert min(rows[i]["pass_ratio"] for i in group) <= ratios[1] and max(rows[i]["pass_ratio"] for i in group) >= ratios[-2]
+    with pytest.raises(ValueError, match="task group mix must be one of random, spread; got 'sorted'"):
+        data.task_batches(8, 4, random.Random(0), mix="sorted")
+
+
+def test_spread_groups_take_one_member_of_every_stratum():
+    import random
+
+    from codescore_metric.training.grouping import cut_groups, spread_groups
+
+    ratios = [1.0] * 10 + [0.0, 0.2, 0.0, 0.5]  # four failing candidates among fourteen
+    groups = spread_groups(list(range(14)), 4, ratios, random.Random(1))
+    assert sorted(len(group) for group in groups) == [3, 3, 4, 4] and sorted(i for group in groups for i in group) == list(range(14))
+    assert all(sum(ratios[i] < 1 for i in group) == 1 for group in groups)  # every group has a pair to rank
+    assert spread_groups([7, 3], 4, {7: 1.0, 3: 0.0}, random.Random(0)) == [[3, 7]]
+    assert cut_groups([1, 2, 3, 4, 5], 4) == [[1, 2, 3, 4, 5]] and cut_groups([1, 2, 3, 4, 5, 6], 4) == [[1, 2, 3, 4], [5, 6]]
+
+
 def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in make_rows(24, 0)))
     output = tmp_path / "ranked"
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
-            "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5"]
+            "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5", "--task-group-mix", "spread"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -292,8 +330,9 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     from codescore_metric.training.model_card import model_card
 
     saved = json.loads((output / "training_args.json").read_text())
-    assert saved["ema_decay"] == 0.9 and saved["data_seed"] == 5 and saved["seed"] == 12
+    assert saved["ema_decay"] == 0.9 and saved["data_seed"] == 5 and saved["seed"] == 12 and saved["task_group_mix"] == "spread"
     card = model_card(output, {})
+    assert "(batches of 4 candidates per task, each group spread over the task's PassRatios)" in card
     assert "exponential moving average of the trained ones (decay 0.9 per step)" in card and "seed 12, data seed 5," in card
 
 

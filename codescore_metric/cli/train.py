@@ -6,6 +6,7 @@ import logging
 import sys
 
 from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+from codescore_metric.training.grouping import GROUP_MIXES
 from codescore_metric.training.selection import SELECT_METRICS
 
 
@@ -67,6 +68,9 @@ def register(subparsers) -> None:
                         help="weight of a within-task pairwise ranking loss beside L_Uni (needs --task-group-size)")
     parser.add_argument("--task-group-size", type=int, default=0,
                         help="batches of tasks with this many candidates each (e.g. 4), instead of length-bucketed batches")
+    parser.add_argument("--task-group-mix", choices=list(GROUP_MIXES), default="random",
+                        help="which of a task's candidates share a group: random (default), or spread: each group takes one "
+                             "candidate from every PassRatio stratum of the task, so that better and worse ones meet")
     parser.add_argument("--pooling", choices=["first", "mean"], default="first",
                         help="read the first token (the authors' model) or the mean over tokens (sentence encoders)")
     parser.add_argument("--layout-tokens", action="store_true",
@@ -107,6 +111,7 @@ def run(args) -> int:
         save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),
         select_metric=args.select_metric, select_after=args.select_after, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
+        task_group_mix=args.task_group_mix,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,

@@ -13,6 +13,7 @@ import torch
 from codescore_metric.data.mutations import rename_identifiers
 from codescore_metric.encoding import SegmentEncoder, collate
 from codescore_metric.formats import COLUMN_FOR_FIELD, FIELDS, LABEL_COLUMNS, InputFormat
+from codescore_metric.training.grouping import GROUP_MIXES, cut_groups, spread_groups
 
 
 @dataclass
@@ -141,27 +142,27 @@ class FormatBatches:
         rng.shuffle(batches)
         return batches
 
-    def task_batches(self, batch_size: int, group_size: int, rng: random.Random) -> list[list[int]]:
+    def task_batches(self, batch_size: int, group_size: int, rng: random.Random, mix: str = "random") -> list[list[int]]:
         """Index batches of ``batch_size // group_size`` tasks with ``group_size`` candidates each, so that a
-        within-task objective has pairs to compare. A task's candidates are shuffled and cut into groups
-        (the last one may be smaller, a lone candidate joins the group before it); groups of similar length
-        are batched together and the batches shuffled."""
+        within-task objective has pairs to compare. ``mix`` decides which of a task's candidates share a group:
+        ``random`` (shuffled and cut; a lone last candidate joins the group before it) or ``spread`` (the
+        same number of groups, each drawing one candidate from every PassRatio stratum of the task, so that
+        groups hold the task's better and worse candidates side by side). Groups of similar length are
+        batched together and the batches shuffled."""
         if self.task_ids is None:
             raise ValueError("task-grouped batches need a task_id on every training row")
         if not 2 <= group_size <= batch_size:
             raise ValueError(f"group_size must be between 2 and the batch size {batch_size}; got {group_size}")
+        if mix not in GROUP_MIXES:
+            raise ValueError(f"task group mix must be one of {', '.join(GROUP_MIXES)}; got {mix!r}")
         by_task: dict[str, list[int]] = {}
         for index, task_id in enumerate(self.task_ids):
             by_task.setdefault(task_id, []).append(index)
-        groups = []
+        groups, ratios = [], self.labels[:, 0].tolist()
         for task_id in sorted(by_task):
             members = by_task[task_id]
             rng.shuffle(members)
-            task_groups = [members[start:start + group_size] for start in range(0, len(members), group_size)]
-            if len(task_groups) > 1 and len(task_groups[-1]) == 1:
-                lone = task_groups.pop()
-                task_groups[-1] += lone
-            groups += task_groups
+            groups += spread_groups(members, group_size, ratios, rng) if mix == "spread" else cut_groups(members, group_size)
         rng.shuffle(groups)
         per_batch = batch_size // group_size
         window = per_batch * 50  # groups of similar length share a batch (less padding), as in `batches`

@@ -20,6 +20,7 @@ from codescore_metric.correlation import correlations, roc_auc, within_task_kend
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.modeling import WEIGHT_DTYPES
 from codescore_metric.training.examples import FormatBatches, LabelledExamples
+from codescore_metric.training.grouping import GROUP_MIXES
 from codescore_metric.training.objective import LossWeights, unice_loss, within_task_ranking_loss
 from codescore_metric.training.optimizer import linear_schedule, parameter_groups
 from codescore_metric.training.selection import SELECT_METRICS, selection_value
@@ -54,6 +55,7 @@ class TrainingArguments:
     loss_weights: LossWeights = field(default_factory=LossWeights)
     ranking_weight: float = 0.0  # weight of within_task_ranking_loss beside L_Uni
     task_group_size: int = 0  # >= 2: batches of tasks with this many candidates each; 0: length-bucketed batches
+    task_group_mix: str = "random"  # which of a task's candidates share a group: "random" or "spread" (over its PassRatios)
     select_metric: str = "spearman"
     select_after: int = 0  # evaluations before this optimizer step are recorded but can neither be saved nor end the run
     patience: int = 2  # evaluations without improvement before stopping
@@ -73,6 +75,8 @@ class TrainingArguments:
             raise ValueError(f"max_per_task must be at least 1; got {self.max_per_task}")
         if self.ranking_weight and self.task_group_size < 2:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
+        if self.task_group_mix not in GROUP_MIXES:
+            raise ValueError(f"task_group_mix (--task-group-mix) must be one of {', '.join(GROUP_MIXES)}; got {self.task_group_mix!r}")
         if self.select_after < 0:
             raise ValueError(f"select_after (--select-after) must be a step count of at least 0; got {self.select_after}")
         if self.eval_every is not None and self.eval_every < 1:
@@ -154,7 +158,7 @@ def train(
 
     def epoch_batches() -> list[list[int]]:
         if args.task_group_size:
-            return data.task_batches(args.batch_size, args.task_group_size, rng)
+            return data.task_batches(args.batch_size, args.task_group_size, rng, args.task_group_mix)
         return data.batches(args.batch_size, rng)
 
     optimizer = torch.optim.AdamW(parameter_groups(model, args.encoder_lr, args.head_lr, args.layer_decay, args.weight_decay, args.freeze_embeddings,
