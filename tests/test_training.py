@@ -255,6 +255,26 @@ def test_within_task_ranking_loss_counts_only_ordered_pairs_of_one_task():
     assert within_task_ranking_loss(logits, ratios, torch.tensor([0, 1, 2, 3])) == 0
 
 
+def test_contrary_pairs_weigh_more_in_the_ranking_loss():
+    import torch
+    from torch.nn.functional import softplus
+
+    from codescore_metric.training.objective import within_task_ranking_loss
+
+    logits = torch.tensor([0.0, 1.0, 0.5])
+    ratios = torch.tensor([1.0, 0.0, 0.5])
+    groups = torch.zeros(3, dtype=torch.long)
+    distance = torch.tensor([5, 1, 5])  # candidate 0 passes but is far from the reference; 1 is a failing near copy
+    # pairs (better, worse, gap): (0, 1, 1.0) contrary, (0, 2, 0.5) equally far, (2, 1, 0.5) contrary
+    pair = {(0, 1): softplus(torch.tensor(1.0)), (0, 2): softplus(torch.tensor(0.5)), (2, 1): softplus(torch.tensor(0.5))}
+    weights = {(0, 1): 1.0 * 4, (0, 2): 0.5, (2, 1): 0.5 * 4}
+    expected = sum(weights[k] * pair[k] for k in pair) / sum(weights.values())
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups, distance, 3.0), expected)
+    plain = sum({(0, 1): 1.0, (0, 2): 0.5, (2, 1): 0.5}[k] * pair[k] for k in pair) / 2.0
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups, distance, 0.0), plain)
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups), plain)
+
+
 def test_task_batches_group_candidates_of_one_task(backbone_dir):
     import random
 
@@ -319,7 +339,8 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     args = ["train", "--train", str(tmp_path / "t.jsonl"), "--validation", str(tmp_path / "t.jsonl"), "--backbone", str(backbone_dir),
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
-            "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5", "--task-group-mix", "spread"]
+            "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5", "--task-group-mix", "spread",
+            "--contrary-pair-weight", "2"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -332,7 +353,9 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     saved = json.loads((output / "training_args.json").read_text())
     assert saved["ema_decay"] == 0.9 and saved["data_seed"] == 5 and saved["seed"] == 12 and saved["task_group_mix"] == "spread"
     card = model_card(output, {})
-    assert "(batches of 4 candidates per task, each group spread over the task's PassRatios)" in card
+    assert saved["contrary_pair_weight"] == 2
+    assert ("(batches of 4 candidates per task, each group spread over the task's PassRatios, pairs whose better "
+            "candidate is the farther from the reference weighted 3x)") in card
     assert "exponential moving average of the trained ones (decay 0.9 per step)" in card and "seed 12, data seed 5," in card
 
 

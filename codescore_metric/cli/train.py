@@ -68,6 +68,9 @@ def register(subparsers) -> None:
                         help="weight of a within-task pairwise ranking loss beside L_Uni (needs --task-group-size)")
     parser.add_argument("--task-group-size", type=int, default=0,
                         help="batches of tasks with this many candidates each (e.g. 4), instead of length-bucketed batches")
+    parser.add_argument("--contrary-pair-weight", type=float, default=0.0,
+                        help="extra weight, in the ranking loss, of pairs whose better candidate is the farther from the "
+                             "reference (in distance buckets): the pairs that nearness to the reference orders wrongly (default 0)")
     parser.add_argument("--task-group-mix", choices=list(GROUP_MIXES), default="random",
                         help="which of a task's candidates share a group: random (default), or spread: each group takes one "
                              "candidate from every PassRatio stratum of the task, so that better and worse ones meet")
@@ -111,7 +114,7 @@ def run(args) -> int:
         save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),
         select_metric=args.select_metric, select_after=args.select_after, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
-        task_group_mix=args.task_group_mix,
+        task_group_mix=args.task_group_mix, contrary_pair_weight=args.contrary_pair_weight,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,

@@ -104,8 +104,10 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
                                      ("markers around what differs from the reference", config.get("change_tokens")),
                                      ("a marker for the token distance from the reference", config.get("distance_tokens"))) if on]
     spread = ", each group spread over the task's PassRatios" if args.get("task_group_mix") == "spread" else ""
+    contrary = (f", pairs whose better candidate is the farther from the reference weighted {1 + args['contrary_pair_weight']:g}x"
+                if args.get("contrary_pair_weight") else "")
     ranking = (f" + {args['ranking_weight']} x within-task pairwise ranking loss (batches of {args['task_group_size']} "
-               f"candidates per task{spread})") if args.get("ranking_weight") else ""
+               f"candidates per task{spread}{contrary})") if args.get("ranking_weight") else ""
     sections = [
         "---\nlibrary_name: codescore\ntags: [code, code-evaluation, metric]\nlicense: apache-2.0\n---\n",
         f"# {config['provenance'].get('model_id', model_dir.name)}\n",

@@ -35,14 +35,21 @@ def unice_loss(
     return weights.codescore * squared_error + weights.executability * exec_bce + weights.passability * pass_bce
 
 
-def within_task_ranking_loss(score_logits: torch.Tensor, pass_ratio: torch.Tensor, groups: torch.Tensor) -> torch.Tensor:
+def within_task_ranking_loss(score_logits: torch.Tensor, pass_ratio: torch.Tensor, groups: torch.Tensor,
+                             distance: torch.Tensor | None = None, contrary_weight: float = 0.0) -> torch.Tensor:
     """RankNet-style pairwise loss over candidates of the same task: for each pair where one candidate has
     the higher PassRatio, ``softplus(-(z_better - z_worse))`` weighted by the PassRatio gap. L_Uni alone
     only asks each score to be near its label, which a model can meet by guessing the task's difficulty;
-    this term asks it to order candidates of one task. 0 when the batch has no such pair."""
+    this term asks it to order candidates of one task. 0 when the batch has no such pair.
+
+    With ``distance`` (each candidate's distance bucket from the reference) and ``contrary_weight`` > 0, a
+    pair whose better candidate is the farther from the reference weighs ``1 + contrary_weight`` times more:
+    the pairs that nearness to the reference (what BLEU measures) orders wrongly."""
     logits = score_logits.float()
     better = (pass_ratio[:, None] - pass_ratio[None, :]).clamp(min=0) * (groups[:, None] == groups[None, :])
     if not torch.any(better > 0):
         return logits.sum() * 0.0
+    if distance is not None and contrary_weight:
+        better = better * (1 + contrary_weight * (distance[:, None] > distance[None, :]))
     pair_loss = F.softplus(-(logits[:, None] - logits[None, :]))
     return (better * pair_loss).sum() / better.sum()

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from codescore_metric.code_distance import distance_bucket
 from codescore_metric.correlation import correlations, roc_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.modeling import WEIGHT_DTYPES
@@ -56,6 +57,7 @@ class TrainingArguments:
     ranking_weight: float = 0.0  # weight of within_task_ranking_loss beside L_Uni
     task_group_size: int = 0  # >= 2: batches of tasks with this many candidates each; 0: length-bucketed batches
     task_group_mix: str = "random"  # which of a task's candidates share a group: "random" or "spread" (over its PassRatios)
+    contrary_pair_weight: float = 0.0  # extra ranking weight of pairs whose better candidate is the farther from the reference
     select_metric: str = "spearman"
     select_after: int = 0  # evaluations before this optimizer step are recorded but can neither be saved nor end the run
     patience: int = 2  # evaluations without improvement before stopping
@@ -75,6 +77,9 @@ class TrainingArguments:
             raise ValueError(f"max_per_task must be at least 1; got {self.max_per_task}")
         if self.ranking_weight and self.task_group_size < 2:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
+        if self.contrary_pair_weight < 0 or (self.contrary_pair_weight and not self.ranking_weight):
+            raise ValueError(f"contrary_pair_weight (--contrary-pair-weight) must be at least 0 and needs ranking_weight; "
+                             f"got {self.contrary_pair_weight} with ranking_weight {self.ranking_weight}")
         if self.task_group_mix not in GROUP_MIXES:
             raise ValueError(f"task_group_mix (--task-group-mix) must be one of {', '.join(GROUP_MIXES)}; got {self.task_group_mix!r}")
         if self.select_after < 0:
@@ -155,6 +160,8 @@ def train(
     formats = tuple(InputFormat.parse(f) for f in args.formats)
     train_examples, renamed = training_rows(train_examples, args)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
+    distance = torch.tensor([distance_bucket(prediction, reference) for prediction, reference
+                             in zip(train_examples.texts["prediction"], train_examples.texts["reference"])]) if args.contrary_pair_weight else None
 
     def epoch_batches() -> list[list[int]]:
         if args.task_group_size:
@@ -205,6 +212,7 @@ def train(
         for index, indices in enumerate(batches):
             labels = data.labels[indices].to(device)
             groups = data.group_ids(indices).to(device) if args.ranking_weight else None
+            batch_distance = distance[indices].to(device) if distance is not None else None
             loss = 0.0
             for fmt in formats:  # L_Uni is a sum over formats: one backward each keeps one format's activations
                 inputs = {name: tensor.to(device) for name, tensor in data.tensors(fmt, indices).items()}
@@ -212,7 +220,8 @@ def train(
                     logits = model(**inputs)
                 format_loss = unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
                 if args.ranking_weight:
-                    format_loss = format_loss + args.ranking_weight * within_task_ranking_loss(logits[:, 0], labels[:, 0], groups)
+                    format_loss = format_loss + args.ranking_weight * within_task_ranking_loss(
+                        logits[:, 0], labels[:, 0], groups, batch_distance, args.contrary_pair_weight)
                 (format_loss / args.gradient_accumulation).backward()
                 loss += format_loss.item()
             state["losses"].append(loss)
