@@ -253,6 +253,28 @@ def test_meta_eval_end_to_end_table_json_and_png(tmp_path, tiny_model_dir, capsy
     assert out_png.read_bytes()[:8] == PNG_MAGIC
 
 
+def test_samples_cut_to_the_models_length_are_counted_per_format_and_named_in_the_notes(tmp_path, tiny_model_dir, capsys):
+    from codescore_metric import CodeScorer
+
+    rows = labelled_rows(4)
+    long_program = "def add(a, b):\n" + "".join(f"    total_{i} = a + b + {i}\n" for i in range(40)) + "    return a + b\n"
+    rows[1]["generated_code"] = long_program
+    source, out_json = write(tmp_path / "labelled.jsonl", rows), tmp_path / "out.json"
+    assert main(["meta-eval", str(source), "--checkpoint", str(tiny_model_dir), "--formats", "ref", "ref_nl",
+                 "--no-codebleu", "--json", str(out_json), "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    scorer = CodeScorer(tiny_model_dir)
+    scored = scorer.score([r["generated_code"] for r in rows], references=[r["golden_code"] for r in rows],
+                          sources=[r["source"] for r in rows], input_format="ref_nl")
+    cut = scored.truncated[1]["prediction"]
+    assert cut > 0 and not any(scored.truncated[i] for i in (0, 2, 3))
+    truncation = json.loads(out_json.read_text())["codescore"]["truncation"]
+    assert truncation["ref_nl"] == {"samples": 1, "of": 4, "samples_by_field": {"prediction": 1}, "tokens_by_field": {"prediction": cut}}
+    assert truncation["ref"]["samples"] == 1
+    assert (f"CodeScore (Ref&NL): 1 of 4 samples were cut to the model's {scorer.config.max_length} tokens (prediction in 1 ({cut} tokens)); "
+            "the model did not read them whole") in table
+
+
 def test_without_model_or_references_best_threshold_and_constant_column(tmp_path, capsys):
     rows = [{k: v for k, v in row.items() if k != "golden_code"} for row in labelled_rows()]
     source = write(tmp_path / "labelled.jsonl", rows)

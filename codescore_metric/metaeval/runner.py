@@ -79,7 +79,26 @@ def _formats(data: LabelledData, requested: tuple[str, ...] | None, fields: Fiel
     return list(dict.fromkeys(chosen))
 
 
-def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) -> tuple[list[MetricRun], dict]:
+def truncation_summary(truncated: list[dict[str, int]]) -> dict:
+    """How many samples lost tokens to the model's length limit, and how many tokens of each field were cut."""
+    cut = [fields for fields in truncated if fields]
+    tokens: dict[str, int] = {}
+    samples: dict[str, int] = {}
+    for fields in cut:
+        for name, count in fields.items():
+            tokens[name] = tokens.get(name, 0) + count
+            samples[name] = samples.get(name, 0) + 1
+    return {"samples": len(cut), "of": len(truncated), "samples_by_field": samples, "tokens_by_field": tokens}
+
+
+def _truncation_note(label: str, summary: dict, max_length: int) -> str:
+    fields = ", ".join(f"{name} in {count} ({summary['tokens_by_field'][name]} tokens)"
+                       for name, count in sorted(summary["samples_by_field"].items(), key=lambda item: -item[1]))
+    return (f"CodeScore ({label}): {summary['samples']} of {summary['of']} samples were cut to the model's {max_length} "
+            f"tokens ({fields}); the model did not read them whole")
+
+
+def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) -> tuple[list[MetricRun], dict, list[str]]:
     from codescore_metric.scorer import CodeScorer
 
     scorer, load_seconds = _timed(CodeScorer, settings.checkpoint, device=settings.device, dtype=settings.dtype,
@@ -92,14 +111,18 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
                             progress_bar=settings.progress and count is None)
 
     score(formats[0], count=1)  # warm-up (kernels, allocator) so the first timed format is not penalised
-    runs, signatures = [], {}
+    runs, signatures, truncation, notes = [], {}, {}, []
     for fmt in formats:
         result, seconds = _timed(score, fmt)
         signatures[fmt] = result.signature
+        truncation[fmt] = truncation_summary(result.truncated)
+        if truncation[fmt]["samples"]:
+            notes.append(_truncation_note(InputFormat(fmt).label, truncation[fmt], scorer.config.max_length))
         runs.append(MetricRun(f"CodeScore ({InputFormat(fmt).label})", "codescore", np.asarray(result.codescore), seconds, fmt,
                               np.asarray(result.executability), np.asarray(result.passability)))
-    info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id}
-    return runs, info
+    info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id,
+            "max_length": scorer.config.max_length, "truncation": truncation}
+    return runs, info, notes
 
 
 def _baseline_runs(data: LabelledData, settings: Settings) -> list[MetricRun]:
@@ -128,8 +151,9 @@ def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fie
         runs += _baseline_runs(data, settings)
     runs += [MetricRun(name, "extra", values, None) for name, values in data.extras.items()]
     if formats:
-        codescore_runs, info = _codescore_runs(data, formats, settings)
+        codescore_runs, info, truncation_notes = _codescore_runs(data, formats, settings)
         runs += codescore_runs
+        notes += truncation_notes
     return runs, info, notes
 
 
