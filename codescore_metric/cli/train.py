@@ -85,6 +85,9 @@ def register(subparsers) -> None:
     parser.add_argument("--distance-tokens", action="store_true",
                         help="start the generated code, when read beside the reference, with a reserved vocabulary entry "
                              "for its token distance from the reference (same, 1-2, 3-6, 7-15, 16-40, over 40 tokens, unreadable)")
+    parser.add_argument("--nested-passability", action="store_true",
+                        help="Passability = Executability x the Passability head's output, so that head learns the chance of "
+                             "passing every test given that the code runs (all tests passing implies running)")
     parser.add_argument("--max-steps", type=int, help="stop after this many optimizer steps (quick runs)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--threads", type=int, help="torch CPU threads")
@@ -121,7 +124,8 @@ def run(args) -> int:
                                            strip_code_comments=args.strip_code_comments, canonical_names=args.canonical_names,
                                            name=args.backbone_name,
                                            pooling=args.pooling, layout_tokens=args.layout_tokens,
-                                           change_tokens=args.change_tokens, distance_tokens=args.distance_tokens)
+                                           change_tokens=args.change_tokens, distance_tokens=args.distance_tokens,
+                                           nested_passability=args.nested_passability)
     history = train(model, tokenizer, train_examples, validation_examples, settings, model_id=args.model_id)
     best = history["evaluations"][history["best_evaluation"] - 1]
     summary = " | ".join(f"{fmt}: tau {m['tau']:.4f} r_s {m['spearman']:.4f} r_p {m['pearson']:.4f} MAE {m['mae']:.4f}"

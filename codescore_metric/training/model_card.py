@@ -119,7 +119,9 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
         f"{config['encoding_profile']} encoding profile{''.join(', ' + item for item in reading)}\n"
         f"- {config['layer_transformation']} mix over all {encoder['num_hidden_layers'] + 1} hidden states, "
         f"per-{config['normalization']} normalisation, {config.get('pooling', 'first')}-token pooling, "
-        f"{config['head_type']} heads {config['head_hidden_sizes']}\n",
+        f"{config['head_type']} heads {config['head_hidden_sizes']}"
+        + ("; Passability = Executability x the Passability head (which learns passing given running)"
+           if config.get("nested_passability") else "") + "\n",
         "## Training\n",
         f"- data: {history['train_examples']} training and {history['validation_examples']} validation candidates "
         "(execution-labelled, split by task); HumanEval was never used for training or model selection\n"
