@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from codescore_metric.encoding import EncodingSpec
@@ -119,10 +117,10 @@ def build_mlp(in_dim: int, hidden_sizes: list[int], out_dim: int, activation: st
 
 
 def joint_logit(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
-    """The logit of sigmoid(first) * sigmoid(second), computed in log space (finite for any finite input)."""
-    log_joint = (F.logsigmoid(first.float()) + F.logsigmoid(second.float())).clamp(max=-1e-7)
-    log_rest = torch.where(log_joint > -math.log(2), torch.log(-torch.expm1(log_joint)), torch.log1p(-torch.exp(log_joint)))
-    return (log_joint - log_rest).to(first.dtype)
+    """The logit of sigmoid(first) * sigmoid(second): its odds are e^(a+b) / (1 + e^a + e^b), so the logit is
+    a + b - logsumexp(0, a, b), finite for finite inputs (and exportable to ONNX)."""
+    stacked = torch.stack([torch.zeros_like(first), first, second], dim=-1)
+    return first + second - torch.logsumexp(stacked, dim=-1)
 
 
 class UniCEModel(nn.Module):

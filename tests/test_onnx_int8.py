@@ -50,6 +50,14 @@ def test_onnx_int8_is_close_to_fp32_and_says_so(model_dir, graph_cache):
     assert np.abs(alone - outputs(result)[:, 0]).max() < 0.02
 
 
+def test_a_model_with_nested_passability_exports_and_keeps_its_product(tmp_path, graph_cache):
+    nested_dir = build_tiny_model_dir(tmp_path / "nested", nested_passability=True)
+    fp32 = CodeScorer(nested_dir, device="cpu").score(PREDICTIONS, **INPUTS)
+    int8 = CodeScorer(nested_dir, device="cpu", dtype="int8-onnx").score(PREDICTIONS, **INPUTS)
+    assert np.abs(outputs(int8) - outputs(fp32)).max() < 0.1
+    assert all(p <= e + 1e-6 for p, e in zip(fp32.passability, fp32.executability))  # passing implies running
+
+
 def test_the_graph_is_exported_once_and_keyed_by_the_weights(model_dir, graph_cache, monkeypatch, tmp_path):
     first = outputs(CodeScorer(model_dir, dtype="int8-onnx").score(PREDICTIONS, **INPUTS))
     clear_model_cache()
