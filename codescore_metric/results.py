@@ -22,6 +22,7 @@ __all__ = [
     "score_records",
     "score_single",
     "truncation_note",
+    "truncation_summary",
 ]
 
 
@@ -30,23 +31,31 @@ def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values)) if values else float("nan")
 
 
-def truncation_note(truncated: Sequence[dict]) -> str:
-    """One sentence on how many samples were cut to the model's maximum length ('' if none)."""
+def truncation_summary(truncated: Sequence[dict]) -> dict:
+    """How many samples were cut to the model's maximum length, and per field in how many samples and by how many tokens."""
     cut = [t for t in truncated if t]
-    if not cut:
-        return ""
-    fields: dict[str, int] = {}
+    tokens: dict[str, int] = {}
+    samples: dict[str, int] = {}
     for t in cut:
         for name, n in t.items():
-            fields[name] = fields.get(name, 0) + int(n)
-    detail = ", ".join(f"{n} tokens of {name}" for name, n in sorted(fields.items()))
+            tokens[name] = tokens.get(name, 0) + int(n)
+            samples[name] = samples.get(name, 0) + 1
+    return {"samples": len(cut), "of": len(truncated), "samples_by_field": samples, "tokens_by_field": tokens}
+
+
+def truncation_note(truncated: Sequence[dict]) -> str:
+    """One sentence on how many samples were cut to the model's maximum length ('' if none)."""
+    summary = truncation_summary(truncated)
+    if not summary["samples"]:
+        return ""
+    detail = ", ".join(f"{n} tokens of {name}" for name, n in sorted(summary["tokens_by_field"].items()))
     if len(truncated) == 1:
         return (
             f"The input was longer than the model's maximum and was truncated ({detail} dropped); "
             "the scores only reflect the part the model read."
         )
     return (
-        f"{len(cut)} of {len(truncated)} sample(s) were longer than the model's maximum input and "
+        f"{summary['samples']} of {summary['of']} sample(s) were longer than the model's maximum input and "
         f"were truncated ({detail} dropped); their scores only reflect the part the model read."
     )
 

@@ -271,8 +271,8 @@ def test_samples_cut_to_the_models_length_are_counted_per_format_and_named_in_th
     truncation = json.loads(out_json.read_text())["codescore"]["truncation"]
     assert truncation["ref_nl"] == {"samples": 1, "of": 4, "samples_by_field": {"prediction": 1}, "tokens_by_field": {"prediction": cut}}
     assert truncation["ref"]["samples"] == 1
-    assert (f"CodeScore (Ref&NL): 1 of 4 samples were cut to the model's {scorer.config.max_length} tokens (prediction in 1 ({cut} tokens)); "
-            "the model did not read them whole") in table
+    assert (f"CodeScore (Ref&NL, at most {scorer.config.max_length} tokens): 1 of 4 sample(s) were longer than the model's "
+            f"maximum input and were truncated ({cut} tokens of prediction dropped)") in table
 
 
 def test_without_model_or_references_best_threshold_and_constant_column(tmp_path, capsys):

@@ -19,6 +19,7 @@ from codescore_metric.correlation import binary_agreement, correlations, roc_auc
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
 from codescore_metric.metaeval.bootstrap import task_bootstrap
+from codescore_metric.results import truncation_note, truncation_summary
 
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
 MIN_GROUP_ROWS = 2
@@ -79,25 +80,6 @@ def _formats(data: LabelledData, requested: tuple[str, ...] | None, fields: Fiel
     return list(dict.fromkeys(chosen))
 
 
-def truncation_summary(truncated: list[dict[str, int]]) -> dict:
-    """How many samples lost tokens to the model's length limit, and how many tokens of each field were cut."""
-    cut = [fields for fields in truncated if fields]
-    tokens: dict[str, int] = {}
-    samples: dict[str, int] = {}
-    for fields in cut:
-        for name, count in fields.items():
-            tokens[name] = tokens.get(name, 0) + count
-            samples[name] = samples.get(name, 0) + 1
-    return {"samples": len(cut), "of": len(truncated), "samples_by_field": samples, "tokens_by_field": tokens}
-
-
-def _truncation_note(label: str, summary: dict, max_length: int) -> str:
-    fields = ", ".join(f"{name} in {count} ({summary['tokens_by_field'][name]} tokens)"
-                       for name, count in sorted(summary["samples_by_field"].items(), key=lambda item: -item[1]))
-    return (f"CodeScore ({label}): {summary['samples']} of {summary['of']} samples were cut to the model's {max_length} "
-            f"tokens ({fields}); the model did not read them whole")
-
-
 def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) -> tuple[list[MetricRun], dict, list[str]]:
     from codescore_metric.scorer import CodeScorer
 
@@ -117,7 +99,8 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
         signatures[fmt] = result.signature
         truncation[fmt] = truncation_summary(result.truncated)
         if truncation[fmt]["samples"]:
-            notes.append(_truncation_note(InputFormat(fmt).label, truncation[fmt], scorer.config.max_length))
+            notes.append(f"CodeScore ({InputFormat(fmt).label}, at most {scorer.config.max_length} tokens): "
+                         + truncation_note(result.truncated))
         runs.append(MetricRun(f"CodeScore ({InputFormat(fmt).label})", "codescore", np.asarray(result.codescore), seconds, fmt,
                               np.asarray(result.executability), np.asarray(result.passability)))
     info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id,
