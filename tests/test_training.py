@@ -67,8 +67,8 @@ def test_the_data_seed_decides_which_rows_are_trained_and_defaults_to_the_seed()
     examples = check_rows(rows, "rows")
 
     def trained(**seeds):
-        sample, renamed = training_rows(examples, TrainingArguments(output_dir="unused", max_per_task=3, rename_fraction=0.5, **seeds))
-        return sample.texts["prediction"], renamed
+        sample, changed = training_rows(examples, TrainingArguments(output_dir="unused", max_per_task=3, rename_fraction=0.5, **seeds))
+        return sample.texts["prediction"], changed["renamed_train_predictions"]
 
     assert len(trained(seed=1)[0]) == 15 and trained(seed=1)[1] > 0
     assert trained(seed=1, data_seed=7) == trained(seed=2, data_seed=7) == trained(seed=7)
@@ -96,6 +96,38 @@ def test_renamed_predictions_keep_labels_tasks_and_unparsable_code():
         examples.with_renamed_predictions(1.5, seed=1)
     with pytest.raises(ValueError, match=r"rename_fraction \(--rename-fraction\) must be between 0 and 1"):
         TrainingArguments(output_dir="x", rename_fraction=-0.1)
+
+def test_alternative_references_are_other_correct_programs_of_the_same_task():
+    reference = "def add(a, b):\n    return a + b\n"
+    rows = [{"task_id": task, "generated_code": code, "golden_code": reference if task == "t0" else "def sub(a, b):\n    return a - b\n",
+             "source": "Add two numbers.", "pass_ratio": ratio, "executable": True, "all_pass": ratio == 1.0}
+            for task, code, ratio in [("t0", reference, 1.0), ("t0", "def add(x, y):\n    return y + x\n", 1.0),
+                                      ("t0", "def add(a, b):\n    return sum((a, b))\n", 1.0),
+                                      ("t0", "def add(a, b):\n    return a - b\n", 0.2),
+                                      ("t1", "def sub(a, b):\n    return a + b\n", 0.0)]]
+    examples = check_rows(rows, "rows")
+    every, count = examples.with_alternative_references(1.0, seed=3)
+    correct = {rows[1]["generated_code"], rows[2]["generated_code"]}
+    assert count == 4  # every row of t0; t1 has no correct program but its reference
+    for row, new in zip(rows, every.texts["reference"]):
+        if row["task_id"] == "t1":
+            assert new == row["golden_code"]
+        else:
+            assert new in correct and new != row["generated_code"]  # never the row's own program
+    assert every.texts["prediction"] == examples.texts["prediction"] and torch.equal(every.labels, examples.labels)
+    none, zero = examples.with_alternative_references(0.0, seed=3)
+    assert zero == 0 and none.texts == examples.texts
+    assert every.texts == examples.with_alternative_references(1.0, seed=3)[0].texts  # a seeded choice
+    many = check_rows([{**rows[3], "generated_code": f"def add(a, b):\n    return a - b + {i}\n"} for i in range(60)] + rows[:3], "rows")
+    count_half = many.with_alternative_references(0.5, seed=1)[1]
+    assert 15 < count_half < 45
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        examples.with_alternative_references(2.0, seed=1)
+    with pytest.raises(ValueError, match=r"--alternative-references\) must be between 0 and 1"):
+        TrainingArguments(output_dir="x", alternative_reference_fraction=-1)
+    changed = training_rows(examples, TrainingArguments(output_dir="x", alternative_reference_fraction=1.0))[1]
+    assert changed == {"alternative_train_references": 4, "renamed_train_predictions": 0}
+
 
 def test_rows_are_checked_with_the_row_and_field_named():
     good = {"generated_code": "x", "golden_code": "y", "source": "z", "pass_ratio": 0.5, "executable": True, "all_pass": 0}

@@ -59,6 +59,32 @@ class LabelledExamples:
                 predictions[index], renamed = new, renamed + 1
         return LabelledExamples({**self.texts, "prediction": predictions}, self.labels, self.task_ids), renamed
 
+    def with_alternative_references(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
+        """A copy in which about ``fraction`` of the rows (a seeded hash decides which) read, in place of their
+        reference, another program of their task that passes every test (chosen by the same hash among the
+        task's all-pass predictions that differ from both the reference and the row's own prediction), and how
+        many rows were changed. Labels are kept, since PassRatio does not depend on the reference: a model then
+        sees correct code that looks unlike its reference, and mistakes beside a reference they were not made
+        from. Rows of a task without such a program keep their reference."""
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"the alternative-reference fraction must be between 0 and 1; got {fraction}")
+        if self.task_ids is None:
+            raise ValueError("alternative references need a task_id on every row")
+        predictions, references = self.texts["prediction"], list(self.texts["reference"])
+        correct: dict[str, set[str]] = {}
+        for code, reference, task_id, all_pass in zip(predictions, references, self.task_ids, self.labels[:, 2].tolist()):
+            if all_pass >= 0.5 and code.strip() != reference.strip():
+                correct.setdefault(task_id, set()).add(code)
+        changed = 0
+        for index, (code, task_id) in enumerate(zip(predictions, self.task_ids)):
+            digest = hashlib.sha256(f"{seed}:reference:{task_id}:{code}".encode()).digest()
+            if int.from_bytes(digest[:8], "big") / 2**64 >= fraction:
+                continue
+            choices = sorted(other for other in correct.get(task_id, ()) if other != code)
+            if choices:
+                references[index], changed = random.Random(digest).choice(choices), changed + 1
+        return LabelledExamples({**self.texts, "reference": references}, self.labels, self.task_ids), changed
+
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:
     """Validate rows with the three text columns (generated_code, golden_code, source) and the three labels."""

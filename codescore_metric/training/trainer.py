@@ -47,6 +47,7 @@ class TrainingArguments:
     frozen_layers: int = 0  # the embeddings and the first N encoder layers are not trained
     max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
     rename_fraction: float = 0.0  # this share of training predictions get their parameters and locals renamed
+    alternative_reference_fraction: float = 0.0  # this share of training rows read another all-pass program of their task as reference
     ema_decay: float = 0.0  # > 0: evaluate and save an exponential moving average of the weights with this decay per step
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
@@ -88,6 +89,9 @@ class TrainingArguments:
             raise ValueError(f"eval_every must be at least 1 step; got {self.eval_every}")
         if not 0 <= self.rename_fraction <= 1:
             raise ValueError(f"rename_fraction (--rename-fraction) must be between 0 and 1; got {self.rename_fraction}")
+        if not 0 <= self.alternative_reference_fraction <= 1:
+            raise ValueError("alternative_reference_fraction (--alternative-references) must be between 0 and 1; "
+                             f"got {self.alternative_reference_fraction}")
         if not 0 <= self.ema_decay < 1:
             raise ValueError(f"ema_decay (--ema-decay) must be at least 0 and below 1 (0: off); got {self.ema_decay}")
         if self.save_dtype not in WEIGHT_DTYPES:
@@ -127,15 +131,19 @@ def seed_everything(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-def training_rows(examples: LabelledExamples, args: TrainingArguments) -> tuple[LabelledExamples, int]:
-    """The rows a run trains on (``args.max_per_task``'s sample, ``args.rename_fraction``'s renamings, both seeded by
-    ``args.data_seed``, else ``args.seed``) and how many predictions were renamed."""
+def training_rows(examples: LabelledExamples, args: TrainingArguments) -> tuple[LabelledExamples, dict[str, int]]:
+    """The rows a run trains on (``args.max_per_task``'s sample, ``args.alternative_reference_fraction``'s
+    references, ``args.rename_fraction``'s renamings, all seeded by ``args.data_seed``, else ``args.seed``) and
+    how many references and predictions were changed."""
     seed = args.seed if args.data_seed is None else args.data_seed
+    changed = {"alternative_train_references": 0, "renamed_train_predictions": 0}
     if args.max_per_task:
         examples = examples.per_task_sample(args.max_per_task, seed)
-    if not args.rename_fraction:
-        return examples, 0
-    return examples.with_renamed_predictions(args.rename_fraction, seed)
+    if args.alternative_reference_fraction:
+        examples, changed["alternative_train_references"] = examples.with_alternative_references(args.alternative_reference_fraction, seed)
+    if args.rename_fraction:
+        examples, changed["renamed_train_predictions"] = examples.with_renamed_predictions(args.rename_fraction, seed)
+    return examples, changed
 
 
 def train(
@@ -158,7 +166,7 @@ def train(
     device = resolve_device(args.device)
     model.to(device)
     formats = tuple(InputFormat.parse(f) for f in args.formats)
-    train_examples, renamed = training_rows(train_examples, args)
+    train_examples, changed = training_rows(train_examples, args)
     data = FormatBatches(train_examples, tokenizer, model.config.encoding_spec, formats)
     distance = torch.tensor([distance_bucket(prediction, reference) for prediction, reference
                              in zip(train_examples.texts["prediction"], train_examples.texts["reference"])]) if args.contrary_pair_weight else None
@@ -176,7 +184,7 @@ def train(
     scheduler = linear_schedule(optimizer, args.warmup_ratio, total_steps)
     output = Path(args.output_dir)
     history = {"model_id": model_id, "train_examples": len(data), "validation_examples": len(validation_examples),
-               "renamed_train_predictions": renamed, "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
+               **changed, "steps_per_epoch": steps_per_epoch, "total_steps": total_steps,
                "truncated_train_inputs": {fmt.value: n for fmt, n in data.truncated.items()}, "evaluations": []}
     state = {"best": float("-inf"), "stale": 0, "losses": [], "started": time.perf_counter()}
     average = _moving_average(model, args.ema_decay)
