@@ -127,6 +127,15 @@ def test_alternative_references_are_other_correct_programs_of_the_same_task():
         TrainingArguments(output_dir="x", alternative_reference_fraction=-1)
     changed = training_rows(examples, TrainingArguments(output_dir="x", alternative_reference_fraction=1.0))[1]
     assert changed == {"alternative_train_references": 4, "renamed_train_predictions": 0}
+    kinds = ["reference", "generation", "generation", "mutant", "mutant"]
+    kinded = check_rows([{**row, "kind": kind} for row, kind in zip(rows, kinds)], "rows")
+    only_real, count_real = kinded.with_alternative_references(1.0, seed=3, kinds=("generation",))
+    assert count_real == 2 and only_real.kinds == kinds
+    assert [new != row["golden_code"] for row, new in zip(rows, only_real.texts["reference"])] == [False, True, True, False, False]
+    kind_of, sample = dict(zip(kinded.texts["prediction"], kinds)), kinded.per_task_sample(2, seed=1)
+    assert len(sample) == 3 and sample.kinds == [kind_of[code] for code in sample.texts["prediction"]]  # kinds follow their rows
+    with pytest.raises(ValueError, match="need a kind on every row"):
+        examples.with_alternative_references(1.0, seed=3, kinds=("generation",))
 
 
 def test_rows_are_checked_with_the_row_and_field_named():

@@ -46,6 +46,9 @@ def register(subparsers) -> None:
                         help="share of training rows (a seeded choice) that read, as their reference, another program of "
                              "their task that passes every test, labels kept: correct code unlike its reference, and "
                              "mistakes beside a reference they were not made from (default 0)")
+    parser.add_argument("--alternative-reference-kinds", nargs="+", default=[], metavar="KIND",
+                        help="give --alternative-references only to rows of these kinds (build-data's kind column, e.g. "
+                             "generation: the real programs; default: every row)")
     parser.add_argument("--ema-decay", type=float, default=0.0,
                         help="evaluate, select and save an exponential moving average of the weights, updated every "
                              "optimizer step with this decay (e.g. 0.995; default 0: the trained weights themselves)")
@@ -117,7 +120,8 @@ def run(args) -> int:
         output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
         freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16,
-        rename_fraction=args.rename_fraction, alternative_reference_fraction=args.alternative_references, ema_decay=args.ema_decay,
+        rename_fraction=args.rename_fraction, alternative_reference_fraction=args.alternative_references,
+        alternative_reference_kinds=tuple(args.alternative_reference_kinds), ema_decay=args.ema_decay,
         save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),
         select_metric=args.select_metric, select_after=args.select_after, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,

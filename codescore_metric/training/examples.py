@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ class LabelledExamples:
     texts: dict[str, list[str]]  # "prediction" / "reference" / "source" -> texts
     labels: torch.Tensor  # [N, 3]: pass_ratio, executable, all_pass
     task_ids: list[str] | None = None  # for within-task batches and within-task ranking metrics
+    kinds: list[str] | None = None  # each row's candidate kind (build-data's ``kind``: generation, mutant, ...)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -37,8 +39,8 @@ class LabelledExamples:
         for index in sorted(range(len(self)), key=rank):
             by_task.setdefault(self.task_ids[index], []).append(index)
         kept = sorted(i for members in by_task.values() for i in members[:limit])
-        return LabelledExamples({name: [texts[i] for i in kept] for name, texts in self.texts.items()},
-                                self.labels[kept], [self.task_ids[i] for i in kept])
+        return LabelledExamples({name: [texts[i] for i in kept] for name, texts in self.texts.items()}, self.labels[kept],
+                                [self.task_ids[i] for i in kept], None if self.kinds is None else [self.kinds[i] for i in kept])
 
     def with_renamed_predictions(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
         """A copy in which about ``fraction`` of the predictions (a seeded hash decides which) have their
@@ -57,10 +59,10 @@ class LabelledExamples:
                 new = None
             if new is not None:
                 predictions[index], renamed = new, renamed + 1
-        return LabelledExamples({**self.texts, "prediction": predictions}, self.labels, self.task_ids), renamed
+        return replace(self, texts={**self.texts, "prediction": predictions}), renamed
 
-    def with_alternative_references(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
-        """A copy in which about ``fraction`` of the rows (a seeded hash decides which) read, in place of their
+    def with_alternative_references(self, fraction: float, seed: int, kinds: Collection[str] = ()) -> tuple[LabelledExamples, int]:
+        """A copy in which about ``fraction`` of the rows (of the given ``kinds``, else of all; a seeded hash decides which) read, in place of their
         reference, another program of their task that passes every test (chosen by the same hash among the
         task's all-pass predictions that differ from both the reference and the row's own prediction), and how
         many rows were changed. Labels are kept, since PassRatio does not depend on the reference: a model then
@@ -70,6 +72,8 @@ class LabelledExamples:
             raise ValueError(f"the alternative-reference fraction must be between 0 and 1; got {fraction}")
         if self.task_ids is None:
             raise ValueError("alternative references need a task_id on every row")
+        if kinds and self.kinds is None:
+            raise ValueError("alternative references for some kinds of rows need a kind on every row (build-data's kind column)")
         predictions, references = self.texts["prediction"], list(self.texts["reference"])
         correct: dict[str, set[str]] = {}
         for code, reference, task_id, all_pass in zip(predictions, references, self.task_ids, self.labels[:, 2].tolist()):
@@ -77,13 +81,15 @@ class LabelledExamples:
                 correct.setdefault(task_id, set()).add(code)
         changed = 0
         for index, (code, task_id) in enumerate(zip(predictions, self.task_ids)):
+            if kinds and self.kinds[index] not in kinds:
+                continue
             digest = hashlib.sha256(f"{seed}:reference:{task_id}:{code}".encode()).digest()
             if int.from_bytes(digest[:8], "big") / 2**64 >= fraction:
                 continue
             choices = sorted(other for other in correct.get(task_id, ()) if other != code)
             if choices:
                 references[index], changed = random.Random(digest).choice(choices), changed + 1
-        return LabelledExamples({**self.texts, "reference": references}, self.labels, self.task_ids), changed
+        return replace(self, texts={**self.texts, "reference": references}), changed
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:
@@ -108,7 +114,8 @@ def check_rows(rows: list[dict], where: str) -> LabelledExamples:
     if not labels:
         raise ValueError(f"{where} has no rows")
     task_ids = [str(row["task_id"]) for row in rows] if all(row.get("task_id") is not None for row in rows) else None
-    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32), task_ids)
+    kinds = [row["kind"] for row in rows] if all(isinstance(row.get("kind"), str) for row in rows) else None
+    return LabelledExamples(texts, torch.tensor(labels, dtype=torch.float32), task_ids, kinds)
 
 
 def load_split(data: str | Path, split: str) -> LabelledExamples:

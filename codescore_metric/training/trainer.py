@@ -48,6 +48,7 @@ class TrainingArguments:
     max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
     rename_fraction: float = 0.0  # this share of training predictions get their parameters and locals renamed
     alternative_reference_fraction: float = 0.0  # this share of training rows read another all-pass program of their task as reference
+    alternative_reference_kinds: tuple[str, ...] = ()  # ... of the rows of these kinds only (build-data's kind column); (): all rows
     ema_decay: float = 0.0  # > 0: evaluate and save an exponential moving average of the weights with this decay per step
     bf16: bool = False
     save_dtype: str = "fp32"  # weights file dtype: fp16 halves a model's size on disk
@@ -140,7 +141,8 @@ def training_rows(examples: LabelledExamples, args: TrainingArguments) -> tuple[
     if args.max_per_task:
         examples = examples.per_task_sample(args.max_per_task, seed)
     if args.alternative_reference_fraction:
-        examples, changed["alternative_train_references"] = examples.with_alternative_references(args.alternative_reference_fraction, seed)
+        examples, changed["alternative_train_references"] = examples.with_alternative_references(
+            args.alternative_reference_fraction, seed, args.alternative_reference_kinds)
     if args.rename_fraction:
         examples, changed["renamed_train_predictions"] = examples.with_renamed_predictions(args.rename_fraction, seed)
     return examples, changed
