@@ -62,10 +62,10 @@ class LabelledExamples:
         return replace(self, texts={**self.texts, "prediction": predictions}), renamed
 
     def with_alternative_references(self, fraction: float, seed: int, kinds: Collection[str] = ()) -> tuple[LabelledExamples, int]:
-        """A copy in which about ``fraction`` of the rows (of the given ``kinds``, else of all; a seeded hash decides which) read, in place of their
-        reference, another program of their task that passes every test (chosen by the same hash among the
-        task's all-pass predictions that differ from both the reference and the row's own prediction), and how
-        many rows were changed. Labels are kept, since PassRatio does not depend on the reference: a model then
+        """A copy in which about ``fraction`` of the rows (of the given ``kinds``, else of all; a seeded hash decides
+        which) read, in place of their reference, another program of their task that passes every test (chosen by
+        the same hash among the task's all-pass predictions that differ from both the reference and the row's own
+        prediction), and how many rows were changed. Labels are kept, since PassRatio does not depend on the reference: a model then
         sees correct code that looks unlike its reference, and mistakes beside a reference they were not made
         from. Rows of a task without such a program keep their reference."""
         if not 0 <= fraction <= 1:
