@@ -97,6 +97,7 @@ def test_renamed_predictions_keep_labels_tasks_and_unparsable_code():
     with pytest.raises(ValueError, match=r"rename_fraction \(--rename-fraction\) must be between 0 and 1"):
         TrainingArguments(output_dir="x", rename_fraction=-0.1)
 
+
 def test_alternative_references_are_other_correct_programs_of_the_same_task():
     reference = "def add(a, b):\n    return a + b\n"
     rows = [{"task_id": task, "generated_code": code, "golden_code": reference if task == "t0" else "def sub(a, b):\n    return a - b\n",

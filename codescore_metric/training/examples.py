@@ -50,8 +50,8 @@ class LabelledExamples:
             raise ValueError(f"the renamed fraction must be between 0 and 1; got {fraction}")
         predictions, renamed = list(self.texts["prediction"]), 0
         for index, code in enumerate(predictions):
-            digest = hashlib.sha256(f"{seed}:rename:{code}".encode()).digest()
-            if int.from_bytes(digest[:8], "big") / 2**64 >= fraction:
+            digest = _drawn(f"{seed}:rename:{code}", fraction)
+            if digest is None:
                 continue
             try:
                 new = rename_identifiers(code, random.Random(digest))
@@ -65,9 +65,9 @@ class LabelledExamples:
         """A copy in which about ``fraction`` of the rows (of the given ``kinds``, else of all; a seeded hash decides
         which) read, in place of their reference, another program of their task that passes every test (chosen by
         the same hash among the task's all-pass predictions that differ from both the reference and the row's own
-        prediction), and how many rows were changed. Labels are kept, since PassRatio does not depend on the reference: a model then
-        sees correct code that looks unlike its reference, and mistakes beside a reference they were not made
-        from. Rows of a task without such a program keep their reference."""
+        prediction), and how many rows were changed. Labels are kept, since PassRatio does not depend on the
+        reference: a model then sees correct code that looks unlike its reference, and mistakes beside a reference
+        they were not made from. Rows of a task without such a program keep their reference."""
         if not 0 <= fraction <= 1:
             raise ValueError(f"the alternative-reference fraction must be between 0 and 1; got {fraction}")
         if self.task_ids is None:
@@ -79,17 +79,23 @@ class LabelledExamples:
         for code, reference, task_id, all_pass in zip(predictions, references, self.task_ids, self.labels[:, 2].tolist()):
             if all_pass >= 0.5 and code.strip() != reference.strip():
                 correct.setdefault(task_id, set()).add(code)
+        ordered = {task_id: sorted(programs) for task_id, programs in correct.items()}  # a seeded choice needs a fixed order
         changed = 0
         for index, (code, task_id) in enumerate(zip(predictions, self.task_ids)):
             if kinds and self.kinds[index] not in kinds:
                 continue
-            digest = hashlib.sha256(f"{seed}:reference:{task_id}:{code}".encode()).digest()
-            if int.from_bytes(digest[:8], "big") / 2**64 >= fraction:
-                continue
-            choices = sorted(other for other in correct.get(task_id, ()) if other != code)
+            digest = _drawn(f"{seed}:reference:{task_id}:{code}", fraction)
+            choices = [other for other in ordered.get(task_id, ()) if other != code] if digest else []
             if choices:
                 references[index], changed = random.Random(digest).choice(choices), changed + 1
         return replace(self, texts={**self.texts, "reference": references}), changed
+
+
+def _drawn(key: str, fraction: float) -> bytes | None:
+    """The sha256 digest of ``key`` when its first 8 bytes, read as a number in [0, 1), fall below ``fraction``
+    (a seeded, order-free draw of about that share of keys); None otherwise. The digest can seed what follows."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return digest if int.from_bytes(digest[:8], "big") / 2**64 < fraction else None
 
 
 def check_rows(rows: list[dict], where: str) -> LabelledExamples:
