@@ -66,6 +66,32 @@ def test_a_lead_interval_is_paired_the_marginal_ones_are_not():
         assert lead["value"] == lead["low"] == lead["high"] == 0.0  # computed on the same resample every time
 
 
+def test_a_second_models_lead_is_paired_in_both_correlations_and_both_heads():
+    data, runs = twelve_tasks()
+    rng = np.random.default_rng(5)
+    noisier = runs[1].values + rng.normal(0, 0.5, len(data.pass_ratio))
+    other = MetricRun("CodeScore (Ref&NL) of other", "codescore", noisier, 1.0, "ref_nl", 1 / (1 + np.exp(-noisier)),
+                      1 / (1 + np.exp(-noisier)))
+    pair = ("CodeScore (Ref&NL)", "CodeScore (Ref&NL) of other")
+    rows = by_key(task_bootstrap([*runs, other], data, n_resamples=300, leads=[pair]))
+    assert ("spearman", "CodeScore (Ref&NL)", "BLEU") not in rows  # explicit leads replace the default ones
+    for statistic in ("spearman", "within_task_tau"):
+        lead = rows[(statistic, *pair)]
+        assert lead["value"] == pytest.approx(rows[(statistic, pair[0], None)]["value"] - rows[(statistic, pair[1], None)]["value"])
+    for head in ("Executability", "Passability"):
+        names = (f"{head} head (Ref&NL)", f"{head} head (Ref&NL) of other")
+        lead = rows[("roc_auc", *names)]
+        assert lead["value"] == pytest.approx(rows[("roc_auc", names[0], None)]["value"] - rows[("roc_auc", names[1], None)]["value"])
+        assert lead["low"] <= lead["value"] <= lead["high"]
+    same = MetricRun("CodeScore (Ref&NL) of same", "codescore", runs[1].values, 1.0, "ref_nl", runs[1].executability,
+                     runs[1].passability)
+    rows = by_key(task_bootstrap([*runs, same], data, n_resamples=100, leads=[("CodeScore (Ref&NL)", same.name)]))
+    lead = rows[("roc_auc", "Passability head (Ref&NL)", "Passability head (Ref&NL) of same")]
+    assert lead["value"] == lead["low"] == lead["high"] == 0.0  # one model against itself: zero on every resample
+    with pytest.raises(ValueError, match=r"not among the runs: \['nowhere'\]"):
+        task_bootstrap(runs, data, n_resamples=50, leads=[("CodeScore (Ref&NL)", "nowhere")])
+
+
 def test_tasks_are_resampled_whole():
     # Task a is ranked perfectly (tau 1), task b backwards (tau -1): a resample of the two tasks has a mean
     # within-task tau of -1, 0 or 1, never a value in between, and the extremes each come up about a quarter of the time.

@@ -304,10 +304,31 @@ def test_bad_rows_are_listed_by_line_and_nothing_is_evaluated(tmp_path, capsys):
         assert f"{source}:{line}: {message}" in captured.err
 
 
+def test_against_scores_a_second_model_and_gives_paired_leads(tmp_path, tiny_model_dir, capsys):
+    source, out_json = write(tmp_path / "labelled.jsonl", labelled_rows()), tmp_path / "out.json"
+    assert main(["meta-eval", str(source), "--checkpoint", str(tiny_model_dir), "--against", str(tiny_model_dir),
+                 "--formats", "ref_nl", "--no-codebleu", "--bootstrap", "50", "--json", str(out_json), "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    other = f"CodeScore (Ref&NL) of {tiny_model_dir}"
+    results = json.loads(out_json.read_text())
+    metrics = {m["name"]: m for m in results["metrics"]}
+    assert metrics[other]["spearman"] == metrics["CodeScore (Ref&NL)"]["spearman"]  # the same model, scored again
+    assert {h["name"] for h in results["heads"]} >= {"Passability head (Ref&NL)", f"Passability head (Ref&NL) of {tiny_model_dir}"}
+    leads = {(row["statistic"], row["name"], row["over"]): row for row in results["bootstrap"]["intervals"] if row["over"]}
+    assert ("spearman", "CodeScore (Ref&NL)", "BLEU") in leads
+    for key in [("spearman", "CodeScore (Ref&NL)", other),
+                ("roc_auc", "Executability head (Ref&NL)", f"Executability head (Ref&NL) of {tiny_model_dir}")]:
+        assert leads[key]["value"] == leads[key]["low"] == leads[key]["high"] == 0.0
+    assert f"| CodeScore (Ref&NL) | {other} | 0.0000 | [0.0000, 0.0000] |" in table
+    assert f"| Passability head (Ref&NL) | Passability head (Ref&NL) of {tiny_model_dir} | 0.0000 | [0.0000, 0.0000] |" in table
+    assert table.count("`codescore|") == 2 and len(results["codescore"]["against"]["signatures"]) == 1
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--checkpoint", "./nowhere/model"], "codescore meta-eval: error:"),
     (["--formats", "nl", "--checkpoint", "./nowhere/model"], "format 'nl' needs field(s) ['source']"),
     (["--no-codescore", "--binary-threshold", "half"], "--binary-threshold must be a number or 'best'"),
+    (["--no-codescore", "--against", "./other/model"], "--against compares two CodeScore models; leave out --no-codescore"),
 ])
 def test_clean_cli_errors(tmp_path, capsys, extra, message):
     rows = [{k: v for k, v in row.items() if k != "source"} for row in labelled_rows(4)]

@@ -7,7 +7,8 @@ Executability / Passability heads at 0.5 (RQ2). Rows need the generated code, `p
 With a `task_id` in every row the continuous table adds the mean within-task Kendall tau-b (ranking
 the candidates of one task); with a `generator` field (models joined by commas) the continuous
 numbers are repeated for each generator's rows, and the task ids give 95% confidence intervals from
-resampling tasks (`--bootstrap`), including CodeScore's lead over BLEU and CodeBLEU.
+resampling tasks (`--bootstrap`), including CodeScore's lead over BLEU and CodeBLEU and, with
+`--against`, over a second model scored the same way.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("meta-eval", help="correlate metrics with execution labels (paper Tables 3-6)", description=__doc__)
     parser.add_argument("input", help="labelled jsonl file, one sample per line")
     parser.add_argument("--checkpoint", help="model folder, Hub repo id, 'dz1/CodeScore' or authors' .ckpt (default: bundled model)")
+    parser.add_argument("--against", metavar="CHECKPOINT",
+                        help="a second model (as --checkpoint) scored the same way beside the first; the intervals then "
+                             "include the first model's paired lead over it in r_s, within-task τ and both heads' ROC AUC")
     parser.add_argument("--formats", nargs="+", choices=[f.value for f in InputFormat],
                         help="CodeScore input formats to evaluate (default: every one the rows support)")
     parser.add_argument("--no-codescore", action="store_true", help="evaluate only the baselines and extra columns (no model)")
@@ -80,11 +84,13 @@ def run(args) -> int:
     from codescore_metric.metaeval import rendering
     from codescore_metric.metaeval.runner import Settings, run_meta_eval
 
+    if args.against and args.no_codescore:
+        raise ValueError("--against compares two CodeScore models; leave out --no-codescore")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise ValueError("--plot needs matplotlib: pip install matplotlib==3.11.2 (or leave --plot out)")
     settings = Settings(
         formats=tuple(args.formats) if args.formats else None, codescore=not args.no_codescore, codebleu=not args.no_codebleu,
-        checkpoint=args.checkpoint, device=args.device, dtype=args.dtype, normalization=args.normalization,
+        checkpoint=args.checkpoint, against=args.against, device=args.device, dtype=args.dtype, normalization=args.normalization,
         static_checks=args.static_checks,
         batch_size=args.batch_size, threshold=_threshold(args.binary_threshold), criterion=args.binary_criterion,
         progress=not args.no_progress, group_field=args.group_field or None, bootstrap=args.bootstrap,

@@ -8,7 +8,9 @@ resample:
 
 * each metric's pooled Spearman and mean within-task Kendall tau;
 * each head's ROC AUC;
-* each CodeScore format's lead over BLEU and over CodeBLEU, in both correlations.
+* each CodeScore format's lead over BLEU and over CodeBLEU, in both correlations, or over any other
+  run named in ``leads`` (e.g. another checkpoint's run of the same format: then also in both heads'
+  ROC AUC).
 
 Every statistic is computed on the same resamples, so a lead's interval is a paired one: it answers
 "is CodeScore ahead of BLEU on tasks like these", not two overlapping intervals read by eye.
@@ -22,17 +24,27 @@ import numpy as np
 from scipy import stats
 
 from codescore_metric.correlation import indices_by_task, roc_auc, task_kendall
-from codescore_metric.formats import InputFormat
 
 CONFIDENCE = 0.95
 BASELINES = ("BLEU", "CodeBLEU")  # the metrics a CodeScore format's lead is measured against
 HEAD_TARGETS = (("Executability", "executable", "executability"), ("Passability", "all_pass", "passability"))
 
 
+def head_name(head: str, run) -> str:
+    """A CodeScore run's head as tables name it: ``CodeScore (Ref&NL)`` -> ``Passability head (Ref&NL)``."""
+    return run.name.replace("CodeScore", f"{head} head", 1)
+
+
+def default_leads(runs) -> list[tuple[str, str]]:
+    """Each CodeScore run over each of :data:`BASELINES` among the runs."""
+    names = {run.name for run in runs}
+    return [(run.name, baseline) for run in runs if run.kind == "codescore" for baseline in BASELINES if baseline in names]
+
+
 class _Statistics:
     """Every statistic of one resample of tasks, as one vector (so all of them share the resample)."""
 
-    def __init__(self, runs, data):
+    def __init__(self, runs, data, leads: list[tuple[str, str]]):
         self.task_rows = [np.asarray(rows) for rows in indices_by_task(data.task_ids).values()]
         self.pass_ratio = data.pass_ratio
         truth = [self.pass_ratio[rows] for rows in self.task_rows]
@@ -40,19 +52,23 @@ class _Statistics:
         self.task_taus = {run.name: np.array([_nan_if_none(task_kendall(run.values[rows], y))
                                               for rows, y in zip(self.task_rows, truth)])
                           for run in self.correlated}
-        self.heads = [(f"{head} head ({InputFormat(run.input_format).label})", getattr(run, values), getattr(data, target))
+        self.heads = {head_name(head, run): (getattr(run, values), getattr(data, target))
                       for run in runs if run.kind == "codescore"
-                      for head, target, values in HEAD_TARGETS if getattr(data, target) is not None]
-        names = {run.name for run in self.correlated}
-        self.leads = [(run.name, baseline) for run in self.correlated if run.kind == "codescore"
-                      for baseline in BASELINES if baseline in names]
+                      for head, target, values in HEAD_TARGETS if getattr(data, target) is not None}
+        correlated = {run.name for run in self.correlated}
+        self.leads = [(name, over) for name, over in leads if name in correlated and over in correlated]
+        by_name = {run.name: run for run in runs}
+        self.head_leads = [(head_name(head, by_name[name]), head_name(head, by_name[over])) for name, over in leads
+                           for head, _, _ in HEAD_TARGETS if head_name(head, by_name[name]) in self.heads
+                           and head_name(head, by_name[over]) in self.heads]
 
     def labels(self) -> list[tuple[str, str, str | None]]:
         """``(statistic, name, over)`` of each vector entry, in order."""
         return ([("spearman", run.name, None) for run in self.correlated]
                 + [("within_task_tau", run.name, None) for run in self.correlated]
-                + [("roc_auc", name, None) for name, _, _ in self.heads]
-                + [(statistic, name, baseline) for statistic in ("spearman", "within_task_tau") for name, baseline in self.leads])
+                + [("roc_auc", name, None) for name in self.heads]
+                + [(statistic, name, baseline) for statistic in ("spearman", "within_task_tau") for name, baseline in self.leads]
+                + [("roc_auc", name, over) for name, over in self.head_leads])
 
     def __call__(self, tasks: np.ndarray) -> np.ndarray:
         rows = np.concatenate([self.task_rows[task] for task in tasks])
@@ -61,24 +77,29 @@ class _Statistics:
             warnings.simplefilter("ignore", RuntimeWarning)
             spearman = {run.name: stats.spearmanr(run.values[rows], y).statistic for run in self.correlated}
             within = {name: np.nanmean(taus[tasks]) for name, taus in self.task_taus.items()}
-        aucs = [roc_auc(values[rows], labels[rows]) for _, values, labels in self.heads]
-        leads = [[table[name] - table[baseline] for name, baseline in self.leads] for table in (spearman, within)]
-        return np.array([*spearman.values(), *within.values(), *aucs, *leads[0], *leads[1]], dtype=np.float64)
+        aucs = {name: roc_auc(values[rows], labels[rows]) for name, (values, labels) in self.heads.items()}
+        leads = [table[name] - table[over] for table, pairs in ((spearman, self.leads), (within, self.leads), (aucs, self.head_leads))
+                 for name, over in pairs]
+        return np.array([*spearman.values(), *within.values(), *aucs.values(), *leads], dtype=np.float64)
 
 
 def _nan_if_none(value: float | None) -> float:
     return float("nan") if value is None else value
 
 
-def task_bootstrap(runs, data, n_resamples: int = 1000, seed: int = 0) -> dict:
+def task_bootstrap(runs, data, n_resamples: int = 1000, seed: int = 0, leads: list[tuple[str, str]] | None = None) -> dict:
     """Percentile intervals (95 %) over ``n_resamples`` resamples of the tasks of ``data`` (a
     ``LabelledData`` with task ids) for the statistics listed in the module docstring, each next to
-    its value on all tasks: ``{"n_resamples", "n_tasks", "confidence", "seed", "intervals": [...]}``."""
+    its value on all tasks: ``{"n_resamples", "n_tasks", "confidence", "seed", "intervals": [...]}``.
+    ``leads``: ``(name, over)`` run-name pairs whose differences get intervals (default :func:`default_leads`)."""
     if data.task_ids is None:
         raise ValueError("the task bootstrap needs a task id in every row (field task_id)")
     if n_resamples < 2:
         raise ValueError(f"n_resamples must be at least 2 (or turn the bootstrap off); got {n_resamples}")
-    statistics = _Statistics(runs, data)
+    unknown = {name for pair in leads or () for name in pair} - {run.name for run in runs}
+    if unknown:
+        raise ValueError(f"leads name runs that are not among the runs: {sorted(unknown)}")
+    statistics = _Statistics(runs, data, default_leads(runs) if leads is None else leads)
     n_tasks = len(statistics.task_rows)
     if n_tasks < 2:
         raise ValueError(f"the task bootstrap needs at least 2 tasks; the data has {n_tasks}")

@@ -83,7 +83,7 @@ def _bootstrap_tables(section: dict) -> list[str]:
     lines = _table(["Method", "r_s", f"{level} interval", "τ within task", f"{level} interval"],
                     [[name, *_interval(rows.get(("spearman", name, None))), *_interval(rows.get(("within_task_tau", name, None)))]
                      for name in names])
-    heads = [row for row in section["intervals"] if row["statistic"] == "roc_auc"]
+    heads = [row for row in section["intervals"] if row["statistic"] == "roc_auc" and row["over"] is None]
     if heads:
         lines += ["", *_table(["Head", "ROC AUC", f"{level} interval"], [[row["name"], *_interval(row)] for row in heads])]
     leads = [(name, over) for statistic, name, over in rows if statistic == "spearman" and over is not None]
@@ -91,6 +91,10 @@ def _bootstrap_tables(section: dict) -> list[str]:
         lines += ["", *_table(["Method", "Lead over", "r_s lead", f"{level} interval", "τ-within lead", f"{level} interval"],
                               [[name, over, *_interval(rows.get(("spearman", name, over))),
                                 *_interval(rows.get(("within_task_tau", name, over)))] for name, over in leads])]
+    head_leads = [row for row in section["intervals"] if row["statistic"] == "roc_auc" and row["over"] is not None]
+    if head_leads:
+        lines += ["", *_table(["Head", "Lead over", "ROC AUC lead", f"{level} interval"],
+                              [[row["name"], row["over"], *_interval(row)] for row in head_leads])]
     lines += ["- whole tasks are resampled with replacement (a task's candidates are not independent samples); "
               "percentile intervals; every number shares the resamples, so a lead's interval is paired; "
               "metrics constant on every sample have no interval"]
@@ -138,9 +142,10 @@ def markdown(results: dict) -> str:
         lines += _by_group(results["by_group"], within)
     if results["notes"]:
         lines += ["", *(f"- {note}" for note in results["notes"])]
-    signatures = results.get("codescore", {}).get("signatures", {})
+    codescore = results.get("codescore", {})
+    signatures = [*codescore.get("signatures", {}).values(), *codescore.get("against", {}).get("signatures", {}).values()]
     if signatures:
-        lines += ["", *(f"`{signature}`" for signature in signatures.values())]
+        lines += ["", *(f"`{signature}`" for signature in signatures)]
     return "\n".join(lines) + "\n"
 
 

@@ -18,7 +18,7 @@ from codescore_metric import baselines
 from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
-from codescore_metric.metaeval.bootstrap import task_bootstrap
+from codescore_metric.metaeval.bootstrap import HEAD_TARGETS, default_leads, head_name, task_bootstrap
 from codescore_metric.results import truncation_note, truncation_summary
 
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
@@ -33,6 +33,7 @@ class Settings:
     codescore: bool = True
     codebleu: bool = True
     checkpoint: str | None = None
+    against: str | None = None  # a second checkpoint, scored the same way; its lead gets paired intervals
     device: str | None = None
     dtype: str | None = None
     normalization: str | None = None
@@ -80,10 +81,17 @@ def _formats(data: LabelledData, requested: tuple[str, ...] | None, fields: Fiel
     return list(dict.fromkeys(chosen))
 
 
-def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) -> tuple[list[MetricRun], dict, list[str]]:
+def against_name(run_name: str, checkpoint: str) -> str:
+    """The name of the ``--against`` checkpoint's run beside ``run_name`` (a run of the main checkpoint)."""
+    return f"{run_name} of {checkpoint}"
+
+
+def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings,
+                    against: bool = False) -> tuple[list[MetricRun], dict, list[str]]:
     from codescore_metric.scorer import CodeScorer
 
-    scorer, load_seconds = _timed(CodeScorer, settings.checkpoint, device=settings.device, dtype=settings.dtype,
+    checkpoint = settings.against if against else settings.checkpoint
+    scorer, load_seconds = _timed(CodeScorer, checkpoint, device=settings.device, dtype=settings.dtype,
                                   normalization=settings.normalization, static_checks=settings.static_checks)
     texts = {"prediction": data.predictions, "reference": data.references, "source": data.sources}
 
@@ -101,8 +109,9 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings) 
         if truncation[fmt]["samples"]:
             notes.append(f"CodeScore ({InputFormat(fmt).label}, at most {scorer.config.max_length} tokens): "
                          + truncation_note(result.truncated))
-        runs.append(MetricRun(f"CodeScore ({InputFormat(fmt).label})", "codescore", np.asarray(result.codescore), seconds, fmt,
-                              np.asarray(result.executability), np.asarray(result.passability)))
+        name = f"CodeScore ({InputFormat(fmt).label})"
+        runs.append(MetricRun(against_name(name, checkpoint) if against else name, "codescore", np.asarray(result.codescore),
+                              seconds, fmt, np.asarray(result.executability), np.asarray(result.passability)))
     info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id,
             "max_length": scorer.config.max_length, "truncation": truncation}
     return runs, info, notes
@@ -137,6 +146,10 @@ def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fie
         codescore_runs, info, truncation_notes = _codescore_runs(data, formats, settings)
         runs += codescore_runs
         notes += truncation_notes
+        if settings.against is not None:
+            against_runs, info["against"], truncation_notes = _codescore_runs(data, formats, settings, against=True)
+            runs += against_runs
+            notes += [f"{settings.against}: {note}" for note in truncation_notes]
     return runs, info, notes
 
 
@@ -152,13 +165,13 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
     for run in runs:
         if run.kind != "codescore":
             continue
-        for head, target in (("Executability", "executable"), ("Passability", "all_pass")):
+        for head, target, values in HEAD_TARGETS:
             labels = getattr(data, target)
             if labels is not None:
-                probabilities = getattr(run, head.lower())
+                probabilities = getattr(run, values)
                 agreement = binary_agreement(probabilities, labels, threshold=HEAD_THRESHOLD)
                 within = {} if data.task_ids is None else within_task_auc(probabilities, labels, data.task_ids, target)
-                rows.append({"name": f"{head} head ({InputFormat(run.input_format).label})", "target": target,
+                rows.append({"name": head_name(head, run), "target": target,
                              "auc": roc_auc(probabilities, labels, target), **within, **agreement})
     return rows
 
@@ -237,7 +250,12 @@ def _bootstrap(data: LabelledData, runs: list[MetricRun], settings: Settings, no
     if data.task_ids is None or data.n_tasks < 2:
         notes.append("confidence intervals not computed: they resample tasks and need a task id in every row, at least 2 tasks")
         return None
-    return task_bootstrap(runs, data, settings.bootstrap, settings.bootstrap_seed)
+    leads = default_leads(runs)
+    if settings.against is not None:
+        names = {run.name for run in runs}
+        leads += [(run.name, against_name(run.name, settings.against)) for run in runs
+                  if against_name(run.name, settings.against) in names]
+    return task_bootstrap(runs, data, settings.bootstrap, settings.bootstrap_seed, leads)
 
 
 @dataclass
