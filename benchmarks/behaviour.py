@@ -37,6 +37,8 @@ def render(report: dict) -> str:
               f"| copy_min | {report['copy_min']:.3f} | | |"]
     for name, (comparison, bar) in TARGETS.items():
         lines.append(f"| {name} | {report[name]:.3f} | {comparison} {bar:g} | {'yes' if meets_target(report, name) else 'NO'} |")
+    lines += ["", "| correct rewrite (not the renamed copy) > mistake | pairs won |", "|---|---|"]
+    lines += [f"| {name} | {won}/{total} |" for name, (won, total) in report["rewrites_over_mistakes"].items()]
     return "\n".join(lines) + "\n"
 
 

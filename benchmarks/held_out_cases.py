@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from held_out_tasks import TASKS
 
 from codescore_metric import CodeScorer
-from codescore_metric.behaviour import edit_once
+from codescore_metric.behaviour import edit_once, is_near_copy, rewrites_over_mistakes
 from codescore_metric.execution import Job, run_many
 from codescore_metric.execution.labels import pass_ratio
 
@@ -43,16 +43,16 @@ def cases() -> list[dict]:
     return rows
 
 
-def correct_over_wrong(rows: list[dict], scores: list[float]) -> tuple[int, int]:
-    """Pairs (won, total) of a correct rewrite against a mistake that fails at least half the tests, within a task."""
-    won = total = 0
+def correct_over_wrong(rows: list[dict], scores: list[float]) -> dict[str, tuple[int, int]]:
+    """Pairs ``(won, total)`` of a correct rewrite against a mistake that fails at least half the tests, within a
+    task: all of them, and those whose mistake is a near copy of the reference or rewritten apart."""
+    pairs = []
     for task in TASKS:
         mine = [(row, score) for row, score in zip(rows, scores) if row["task"] == task]
         good = [score for row, score in mine if row["case"].startswith("correct")]
-        bad = [score for row, score in mine if row["case"].startswith("wrong") and row["pass_ratio"] <= 0.5]
-        won += sum(g > b for g in good for b in bad)
-        total += len(good) * len(bad)
-    return won, total
+        pairs += [(g, score, is_near_copy(row["program"], row["reference"])) for row, score in mine
+                  if row["case"].startswith("wrong") and row["pass_ratio"] <= 0.5 for g in good]
+    return rewrites_over_mistakes(pairs)
 
 
 def main() -> None:
@@ -74,8 +74,9 @@ def main() -> None:
               + " | ".join(f"{values[i]:.3f}" for values in scores.values()) + " |")
     print()
     for checkpoint, values in scores.items():
-        won, total = correct_over_wrong(rows, values)
-        print(f"{checkpoint}: correct > wrong (mistakes failing at least half the tests) {won}/{total}")
+        counts = correct_over_wrong(rows, values)
+        print(f"{checkpoint}: correct > wrong (mistakes failing at least half the tests) "
+              + ", ".join(f"{name} {won}/{total}" for name, (won, total) in counts.items()))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from statistics import mean
 from typing import TYPE_CHECKING
 
+from codescore_metric.code_distance import token_distance
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 
 if TYPE_CHECKING:
@@ -1577,6 +1578,25 @@ TARGETS: dict[str, tuple[str, float]] = {
 }
 
 
+NEAR_COPY_TOKENS = 6  # a mistake at most this many tokens from its reference (code_distance) is a near copy of it
+
+
+def is_near_copy(code: str, reference: str) -> bool:
+    """Whether ``code`` differs from ``reference`` in at most :data:`NEAR_COPY_TOKENS` tokens (an edit in one
+    place, as against code written another way)."""
+    distance = token_distance(code, reference)
+    return distance is not None and distance <= NEAR_COPY_TOKENS
+
+
+def rewrites_over_mistakes(pairs) -> dict[str, tuple[int, int]]:
+    """``(won, total)`` over ``(rewrite score, mistake score, mistake is a near copy)`` pairs, for all pairs and for
+    near-copy and rewritten mistakes apart: the near copies a model can judge by reading the difference from the
+    reference, the rewritten ones only by reading what the code does."""
+    pairs = list(pairs)
+    split = {"all": pairs, "near-copy mistakes": [p for p in pairs if p[2]], "rewritten mistakes": [p for p in pairs if not p[2]]}
+    return {name: (sum(good > bad for good, bad, _ in chosen), len(chosen)) for name, chosen in split.items()}
+
+
 def meets_target(report: dict, name: str) -> bool:
     """Whether ``report[name]`` clears ``TARGETS[name]``."""
     comparison, bar = TARGETS[name]
@@ -1596,7 +1616,9 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
     ``correct_over_wrong``, the share of (correct, wrong) pairs within a task where the correct
     variant scores strictly higher, counting the ``correct`` variants and ``renamed`` as correct
     (the verbatim copy is left out: it is the easy case); ``losing_pairs``, the pairs where it does
-    not, as ``(task_id, correct, wrong, correct score, wrong score)``; ``rename_shift_mean``, the
+    not, as ``(task_id, correct, wrong, correct score, wrong score)``; ``rewrites_over_mistakes``,
+    :func:`rewrites_over_mistakes` of the pairs of a structurally different ``correct`` variant
+    (``renamed`` left out); ``rename_shift_mean``, the
     mean ``|score(renamed) - score(copy)|``; and ``syntax_error_max``.
     """
     fmt = InputFormat.parse(input_format)
@@ -1610,6 +1632,9 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
     pairs = [(task_id, good, bad, by_variant[good], by_variant[bad]) for task_id, by_variant in scores.items()
              for good in by_variant if counts_as_correct(good) for bad in by_variant if bad.startswith("wrong_")]
     copies = [by_variant["reference"] for by_variant in scores.values()]
+    near = {(task.task_id, variant): is_near_copy(code, task.reference) for task, variant, code in rows if variant.startswith("wrong_")}
+    rewrites = [(good_score, bad_score, near[task_id, bad]) for task_id, good, bad, good_score, bad_score in pairs
+                if good.startswith("correct_")]
     return {
         "input_format": fmt.value,
         "signature": result.signature,
@@ -1618,6 +1643,7 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
         "copy_mean": mean(copies),
         "correct_over_wrong": sum(good > bad for *_, good, bad in pairs) / len(pairs),
         "losing_pairs": [pair for pair in pairs if pair[3] <= pair[4]],
+        "rewrites_over_mistakes": rewrites_over_mistakes(rewrites),
         "rename_shift_mean": mean(abs(s["renamed"] - s["reference"]) for s in scores.values()),
         "syntax_error_max": max(s["syntax_error"] for s in scores.values()),
     }

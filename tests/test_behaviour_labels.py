@@ -96,3 +96,16 @@ def test_wrong_variants_fail_at_least_half_of_the_tests(results):
                 for (task_id, variant), result in results.items()
                 if variant.startswith("wrong_") and pass_ratio(result) > 0.5]
     assert not failures, "\n".join(failures)
+
+
+def test_near_copies_are_one_place_edits_and_pairs_are_counted_by_kind():
+    from codescore_metric.behaviour import edit_once, is_near_copy, rewrites_over_mistakes
+
+    reference = "def total(values):\n    result = 0\n    for value in values:\n        result += value\n    return result\n"
+    assert is_near_copy(edit_once(reference, "result = 0", "result = 1"), reference)
+    assert is_near_copy(edit_once(reference, "values", "items").replace("in values", "in items"), reference)  # renaming only
+    assert not is_near_copy("def total(values):\n    return sum(v for v in values if v)\n", reference)
+    assert not is_near_copy("def total(values:\n", reference)  # does not tokenize: no distance, not a near copy
+    counts = rewrites_over_mistakes([(0.9, 0.1, True), (0.5, 0.5, True), (0.2, 0.6, False), (0.7, 0.3, False)])
+    assert counts == {"all": (2, 4), "near-copy mistakes": (1, 2), "rewritten mistakes": (1, 2)}  # a tie is not a win
+    assert sum(total for name, (_, total) in counts.items() if name != "all") == counts["all"][1]
