@@ -81,13 +81,15 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"--hold-out-generators: {unknown} wrote no training program; known: {sorted(known)}")
     tasks = fold_tasks(train, args.tasks, args.seed)
     splits = split_fold(train, tasks, set(args.hold_out_generators))
+    if not args.hold_out_generators:
+        del splits["validation_unseen"]
     args.out.mkdir(parents=True, exist_ok=True)
     write_outputs(splits, args.out, eval_only=False)
     summary = {"fold_tasks": sorted(tasks, key=lambda task: int(task.split("/")[-1])), "seed": args.seed,
                "held_out_generators": sorted(args.hold_out_generators),
                "rows": {split: len(rows) for split, rows in splits.items()},
                "dropped_from_training": len(train) - len(splits["train"]),
-               "validation_unseen_by_generator": dict(Counter(row["generator"] for row in splits["validation_unseen"]))}
+               "validation_unseen_by_generator": dict(Counter(row["generator"] for row in splits.get("validation_unseen", [])))}
     (args.out / "fold.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps({key: value for key, value in summary.items() if key != "fold_tasks"}, indent=1))
 

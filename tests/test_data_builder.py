@@ -13,7 +13,7 @@ import pytest
 
 from codescore_metric.cli import main as cli_main
 from codescore_metric.data import mutations
-from codescore_metric.data.builder import COLUMN_TYPES, BuildConfig, build, hash_splits, mbpp_splits
+from codescore_metric.data.builder import COLUMN_TYPES, BuildConfig, build, hash_splits, mbpp_splits, to_dataset_dict
 from codescore_metric.data.candidates import KINDS, Donor, make_candidates, normalise, rename_function
 from codescore_metric.data.distribution import histogram, label_distribution
 from codescore_metric.execution import Job, Limits, run_many
@@ -215,6 +215,15 @@ def test_hash_split_is_disjoint_stable_and_complete():
     assert 20 <= len(splits["validation"]) <= 60
     smaller = hash_splits(_tasks(range(100)), 0.2, seed=0)
     assert set(smaller["validation"]) == {t for t in splits["validation"] if int(t) < 100}
+
+
+def test_dataset_dict_keeps_column_types_also_for_an_empty_split():
+    row = {column: {"string": "x", "float64": 0.5, "bool": True, "int64": 3}[kind] for column, kind in COLUMN_TYPES.items()}
+    dataset = to_dataset_dict({"train": [row], "validation": []})
+    assert dataset["train"][0] == row and dataset["validation"].num_rows == 0
+    assert {split: dict(part.features) for split, part in dataset.items()}["validation"] == dict(dataset["train"].features)
+    with pytest.raises(KeyError, match="kind"):
+        to_dataset_dict({"train": [{column: value for column, value in row.items() if column != "kind"}]})
 
 
 def test_histogram_and_distribution():

@@ -68,5 +68,7 @@ def test_script_writes_a_trainable_dataset_and_its_summary(task_fold, tmp_path):
 
     dataset = datasets.load_from_disk(str(tmp_path / "fold" / "dataset"))
     assert dataset["validation"].num_rows == 4 and dataset["train"].num_rows == 50
+    task_fold.main([str(built), str(tmp_path / "all"), "--tasks", "4"])
+    assert set(datasets.load_from_disk(str(tmp_path / "all" / "dataset"))) == {"train", "validation"}
     with pytest.raises(SystemExit, match="wrote no training program"):
         task_fold.main([str(built), str(tmp_path / "other"), "--hold-out-generators", "Nobody"])

@@ -425,6 +425,8 @@ def to_dataset_dict(rows: dict[str, Sequence[dict]]):
     import datasets
 
     features = datasets.Features({column: datasets.Value(kind) for column, kind in COLUMN_TYPES.items()})
-    return datasets.DatasetDict({split: datasets.Dataset.from_list(list(split_rows), features=features)
-                                 for split, split_rows in rows.items()})
+    columns = {split: {column: [row[column] for row in split_rows] for column in COLUMN_TYPES}
+               for split, split_rows in rows.items()}  # by column: from_list cannot type an empty split
+    return datasets.DatasetDict({split: datasets.Dataset.from_dict(split_columns, features=features)
+                                 for split, split_columns in columns.items()})
 
