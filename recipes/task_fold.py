@@ -11,7 +11,8 @@ selection: real code from a model the metric has never read.
 
     python recipes/task_fold.py work/default-model/mbpp work/fold/mbpp --tasks 60 --seed 1 \\
         --hold-out-generators CodeLlama-34B-Instruct StarCoder gpt-3.5-turbo-0613
-    WORK=work/fold bash recipes/train_default_model.sh     # trains on it (the step "MBPP data" is skipped)
+    WORK=work/fold OUT=work/fold-out bash recipes/train_default_model.sh
+        # trains on it (the step "MBPP data" is skipped); give OUT, or the result replaces the embedded model
 """
 
 from __future__ import annotations
