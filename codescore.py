@@ -51,8 +51,9 @@ Init kwargs (through `evaluate.load`):
         the checkpoint. device, dtype ("fp32", "bf16", "fp16", "int8": torch dynamic quantization,
         or "int8-onnx": ONNX Runtime int8, both CPU only), batch_size, normalization ("sample" or "batch"),
         local_files_only, encoder (backbone config + tokenizer for an authors' .ckpt),
-        static_checks (a prediction that does not compile as a Python module, or that defines none
-        of the reference's top-level functions, scores 0 without the model, and one that is the
+        static_checks (a prediction that does not compile as a Python module, that defines none
+        of the reference's top-level functions or that reads a name it never defines or imports
+        scores 0 without the model, and one that is the
         reference's program up to comments, docstrings, layout and parameter/local names scores 1;
         None = on, except for the authors' model or normalization "batch").
 Examples:

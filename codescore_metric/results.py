@@ -108,6 +108,8 @@ CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without
     "syntax_error": "Certainly fails: the code does not compile as Python, so it cannot run (scored 0, not estimated).",
     "missing_definition": ("Certainly fails: the code defines none of the functions the reference defines, so tests "
                            "written for the reference cannot pass (scored 0, not estimated)."),
+    "unbound_name": ("Fails: the code reads a name it never defines or imports, which raises NameError on every test "
+                     "that reaches that line, so it cannot pass them all (scored 0, not estimated)."),
     "same_as_reference": ("Same program as the reference up to comments, docstrings, layout and the names of parameters and "
                           "locals, so it passes what the reference passes (scored 1, not estimated)."),
 }

@@ -19,6 +19,7 @@ from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
 from codescore_metric.code_distance import token_distance
 from codescore_metric.code_names import PARSE_ERRORS
+from codescore_metric.code_unbound import unbound_names
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import OUTPUT_NAMES, InputFormat
@@ -29,8 +30,8 @@ from codescore_metric.quantization import is_quantized, quantize_int8
 
 logger = logging.getLogger(__name__)
 
-# What a sample whose scores are certain gets, on all three outputs, by `_certain_reason`.
-CERTAIN_SCORES = {"empty": 0.0, "syntax_error": 0.0, "missing_definition": 0.0, "same_as_reference": 1.0}
+# What a sample whose scores are certain gets, on all three outputs, by `certain_reason`.
+CERTAIN_SCORES = {"empty": 0.0, "syntax_error": 0.0, "missing_definition": 0.0, "unbound_name": 0.0, "same_as_reference": 1.0}
 # Batch sizes: the authors scored batches of 100 (and batch statistics depend on them); 32 otherwise.
 REFERENCE_BATCH_SIZE = 100
 DEFAULT_BATCH_SIZE = 32
@@ -53,8 +54,8 @@ class ScoreResult:
     """Per-sample predictions in input order.
 
     ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
-    ``i`` was scored without the model: 0 on all three for ``"empty"``, ``"syntax_error"`` or
-    ``"missing_definition"``, 1 on all three for ``"same_as_reference"``; else ``None``.
+    ``i`` was scored without the model: 0 on all three for ``"empty"``, ``"syntax_error"``,
+    ``"missing_definition"`` or ``"unbound_name"``, 1 on all three for ``"same_as_reference"``; else ``None``.
     """
 
     codescore: list[float]
@@ -205,8 +206,8 @@ class CodeScorer:
 
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
-        prediction, and with ``static_checks`` one that does not compile or lacks every definition of
-        the reference, scores 0 on all three without the model, and with ``static_checks`` one that is
+        prediction, and with ``static_checks`` one that does not compile, lacks every definition of
+        the reference or reads a name it binds nowhere, scores 0 on all three without the model, and one that is
         the reference's program scores 1 on all three (``ScoreResult.certain`` says why).
         With ``normalization="batch"`` such a sample still takes its place in the authors' batches,
         whose statistics include it, and the batches are theirs: sorted by the character length of
@@ -229,7 +230,7 @@ class CodeScorer:
             raise ValueError(f"batch_size must be a positive int; got {batch_size!r}")
         total = len(columns["prediction"])
         references = columns.get("reference", [None] * total)
-        certain = [_certain_reason(text, reference, self.static_checks) for text, reference in zip(columns["prediction"], references)]
+        certain = [certain_reason(text, reference, self.static_checks) for text, reference in zip(columns["prediction"], references)]
         # With batch statistics every sample is part of its batch; otherwise only those estimated are encoded.
         read = range(total) if self.normalization == "batch" else [i for i in range(total) if certain[i] is None]
         encoded = dict(zip(read, self.encoder.encode({name: [texts[i] for i in read] for name, texts in columns.items()})))
@@ -292,11 +293,13 @@ class CodeScorer:
             return np.concatenate([self._predict(samples[start:start + half]) for start in range(0, len(samples), half)])
 
 
-def _certain_reason(prediction: str, reference: str | None, static_checks: bool) -> str | None:
+def certain_reason(prediction: str, reference: str | None, static_checks: bool) -> str | None:
     """Why ``prediction``'s scores are certain (`CERTAIN_SCORES`), or ``None`` (the model estimates them):
     ``"empty"`` for a blank one; with ``static_checks``, ``"syntax_error"`` when it does not compile as a
     Python module, ``"missing_definition"`` when it binds none of the names the reference defines at top
-    level and ``"same_as_reference"`` when it is the reference's program (token distance 0)."""
+    level, ``"unbound_name"`` when it reads a name bound nowhere in it (`code_unbound`) that the reference does
+    not read unbound too (what a reference leaves unbound, its harness provides) and ``"same_as_reference"``
+    when it is the reference's program (token distance 0)."""
     if not prediction.strip():
         return "empty"
     if not static_checks:
@@ -312,17 +315,32 @@ def _certain_reason(prediction: str, reference: str | None, static_checks: bool)
         required = defined_names(reference)
         if required and not required & bound_names(module):
             return "missing_definition"
-        if token_distance(prediction, reference) == 0:
-            return "same_as_reference"
+    if unbound_names(module) - _reference_unbound_names(reference):
+        return "unbound_name"
+    if reference is not None and token_distance(prediction, reference) == 0:
+        return "same_as_reference"
     return None
 
 
 @functools.lru_cache(maxsize=1024)  # a reference is shared by many predictions: parse it once
+def _parsed_reference(reference: str) -> ast.Module | None:
+    try:
+        return ast.parse(reference)
+    except PARSE_ERRORS:
+        return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _reference_unbound_names(reference: str | None) -> frozenset[str]:
+    """Names the reference reads without binding them (its tests' harness must provide them)."""
+    module = _parsed_reference(reference) if reference is not None else None
+    return unbound_names(module) if module is not None else frozenset()
+
+
 def defined_names(reference: str) -> frozenset[str]:
     """The functions and classes a reference program defines at top level (empty if it does not parse)."""
-    try:
-        module = ast.parse(reference)
-    except PARSE_ERRORS:
+    module = _parsed_reference(reference)
+    if module is None:
         return frozenset()
     return frozenset(node.name for node in module.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 

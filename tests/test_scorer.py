@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from codescore_metric import CodeScorer, clear_model_cache
+from codescore_metric import CodeScorer, clear_model_cache, results
 from tests.tiny_model import build_tiny_model, build_tiny_model_dir
 
 PREDICTIONS = ["def add(a, b):\n    return a + b\n", "def add(a, b): return a * b", "print(1)", "class Stack: pass", "for i in range(3): pass"]
@@ -160,7 +160,7 @@ def test_other_runtime_errors_are_not_retried(model_dir, monkeypatch):
 
     monkeypatch.setattr(type(scorer.model), "forward", broken)
     with pytest.raises(RuntimeError, match="shape mismatch"):
-        scorer.score(["a", "b"], references=["c", "d"])
+        scorer.score(["x = 1", "y = 2"], references=["c = 3", "d = 4"])
 
 
 def test_device_and_dtype_errors(model_dir):
@@ -305,10 +305,27 @@ def test_a_prediction_defining_none_of_the_references_functions_scores_zero(scor
     assert result.certain == ["missing_definition", None, None, None]
     assert [result.codescore[0], result.executability[0], result.passability[0]] == [0.0, 0.0, 0.0]
     assert sum(forward_sizes) == 3
-    # NL-only has no reference, so nothing is known about the names
-    assert scorer.score(predictions[:1], sources=["Add two numbers."]).certain == [None]
+    # NL-only has no reference to compare definitions with; that add() is never bound is still known
+    assert scorer.score(predictions[:1], sources=["Add two numbers."]).certain == ["unbound_name"]
     off = CodeScorer.from_model(scorer.model, scorer.tokenizer, static_checks=False)
     assert off.score(predictions[:1], references=[reference]).certain == [None]
+
+
+def test_a_prediction_reading_a_name_it_never_binds_scores_zero(scorer, forward_sizes):
+    reference = "import math\n\ndef hyp(a, b):\n    return math.sqrt(a * a + b * b)\n"
+    predictions = ["def hyp(a, b):\n    return math.sqrt(a * a + b * b)\n",  # the import forgotten
+                   "def hyp(a, b):\n    return sqrt(a * a + b * b)\n",  # a typo'd / never-imported function
+                   "from math import sqrt\ndef hyp(a, b):\n    return sqrt(a * a + b * b)\n",
+                   "def hyp(a: float, b: float) -> Optional[float]:\n    return (a * a + b * b) ** 0.5\n",  # typing: harness
+                   "def hyp(a, b):\n    return root(a * a + b * b)\n\ndef root(x):\n    return x ** 0.5\n"]  # bound later
+    result = scorer.score(predictions, references=[reference] * 5, sources=["Hypotenuse."] * 5)
+    assert result.certain == ["unbound_name", "unbound_name", None, None, None]
+    assert [result.codescore[0], result.executability[0], result.passability[0]] == [0.0, 0.0, 0.0]
+    assert sum(forward_sizes) == 3
+    # a name the reference reads unbound too is one its tests' harness provides
+    harness_math = "def hyp(a, b):\n    return math.hypot(a, b)\n"
+    assert scorer.score(predictions[:1], references=[harness_math]).certain == [None]
+    assert "NameError" in results.reading(0.0, 0.0, 0.0, certain="unbound_name")
 
 
 def test_references_and_sources_are_keyword_only(scorer):

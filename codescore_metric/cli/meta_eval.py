@@ -56,8 +56,8 @@ def register(subparsers) -> None:
                              "int8, closer to fp32 and faster (pip install 'codescore-metric[onnx]'); both CPU only")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
     parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
-                        help="score code that does not compile, or defines none of the reference's functions, 0 without "
-                             "the model (default: on, except for the "
+                        help="score code that does not compile, defines none of the reference's functions or reads a "
+                             "name it never binds 0 without the model (default: on, except for the "
                              "authors' model or batch normalization)")
     for name, default, what in (
         ("prediction", COLUMN_FOR_FIELD["prediction"], "the generated code"),

@@ -29,8 +29,8 @@ def register(subparsers) -> None:
                              "int8, closer to fp32 and faster (pip install 'codescore-metric[onnx]'); both CPU only")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
     parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
-                        help="give code that does not compile as Python, or defines none of the reference's functions, "
-                             "0 without the model (default: on, "
+                        help="give code that does not compile as Python, defines none of the reference's functions or "
+                             "reads a name it never binds 0 without the model (default: on, "
                              "except for the authors' model or batch normalization)")
     parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
     for field, what in (("prediction", "the generated code"), ("reference", "the reference solution"),
@@ -77,7 +77,8 @@ def run(args) -> int:
     means = result.mean()
     truncated = sum(1 for cut in result.truncated if cut)
     uncompiled = (f", {result.certain.count('syntax_error')} not compiling, {result.certain.count('missing_definition')} "
-                  f"defining none of the reference's functions, {result.certain.count('same_as_reference')} the same program "
+                  f"defining none of the reference's functions, {result.certain.count('unbound_name')} reading a name they "
+                  f"never bind, {result.certain.count('same_as_reference')} the same program "
                   "as the reference") if scorer.static_checks else ""
     processes = f", in {launch.world_size} processes" if launch.distributed else ""
     print(
