@@ -60,6 +60,23 @@ def test_per_task_sample_keeps_at_most_n_rows_of_each_task_whatever_the_order():
     assert len(check_rows(rows, "rows").per_task_sample(10, seed=1)) == 30
 
 
+def test_skip_certain_leaves_out_the_rows_the_static_checks_decide():
+    reference = "import math\ndef hyp(a, b):\n    return math.sqrt(a * a + b * b)\n"
+    programs = {"estimated": "def hyp(a, b):\n    return (a * a + b * b) ** 0.5\n",
+                "syntax_error": "def hyp(a, b)\n    return a\n",
+                "unbound_name": "def hyp(a, b):\n    return math.sqrt(a * a + b * b)\n",
+                "same_as_reference": reference,
+                "also estimated": "import math\ndef hyp(a, b):\n    return math.hypot(b, a)\n"}
+    rows = [{"task_id": "t0", "generated_code": code, "golden_code": reference, "source": "Hypotenuse.", "pass_ratio": 1.0,
+             "executable": True, "all_pass": True, "kind": kind} for kind, code in programs.items()]
+    examples = check_rows(rows, "rows")
+    kept, changed = training_rows(examples, TrainingArguments(output_dir="x", skip_certain=True))
+    assert changed["certain_train_rows_skipped"] == 3
+    assert kept.kinds == ["estimated", "also estimated"] and kept.task_ids == ["t0", "t0"]
+    assert kept.labels.shape == (2, 3) and kept.texts["source"] == ["Hypotenuse."] * 2
+    assert len(training_rows(examples, TrainingArguments(output_dir="x"))[0]) == 5  # off by default
+
+
 def test_the_data_seed_decides_which_rows_are_trained_and_defaults_to_the_seed():
     rows = [{"task_id": f"t{index % 5}", "generated_code": f"def add(a, b):\n    total = a + b\n    return total + {index} - {index}\n",
              "golden_code": "def add(a, b):\n    return a + b\n", "source": "Add two numbers.", "pass_ratio": 1.0,
@@ -127,7 +144,7 @@ def test_alternative_references_are_other_correct_programs_of_the_same_task():
     with pytest.raises(ValueError, match=r"--alternative-references\) must be between 0 and 1"):
         TrainingArguments(output_dir="x", alternative_reference_fraction=-1)
     changed = training_rows(examples, TrainingArguments(output_dir="x", alternative_reference_fraction=1.0))[1]
-    assert changed == {"alternative_train_references": 4, "renamed_train_predictions": 0}
+    assert changed == {"certain_train_rows_skipped": 0, "alternative_train_references": 4, "renamed_train_predictions": 0}
     kinds = ["reference", "generation", "generation", "mutant", "mutant"]
     kinded = check_rows([{**row, "kind": kind} for row, kind in zip(rows, kinds)], "rows")
     only_real, count_real = kinded.with_alternative_references(1.0, seed=3, kinds=("generation",))

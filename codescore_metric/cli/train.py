@@ -39,6 +39,9 @@ def register(subparsers) -> None:
     parser.add_argument("--frozen-layers", type=int, default=0,
                         help="freeze the embeddings and the first N encoder layers (no backward through them: faster)")
     parser.add_argument("--max-per-task", type=int, help="at most this many training rows per task (a seeded sample)")
+    parser.add_argument("--skip-certain", action="store_true",
+                        help="leave out training rows whose scores the scorer's static checks decide (not compiling, "
+                             "an unbound name, the reference's own program, ...): the model is never asked about them")
     parser.add_argument("--rename-fraction", type=float, default=0.0,
                         help="share of training predictions (a seeded choice) whose parameters and local variables are "
                              "consistently renamed, labels kept: teaches that names do not decide correctness")
@@ -120,6 +123,7 @@ def run(args) -> int:
         output_dir=args.output, epochs=args.epochs, batch_size=args.batch_size, gradient_accumulation=args.gradient_accumulation,
         encoder_lr=args.encoder_lr, head_lr=args.head_lr, layer_decay=args.layer_decay, warmup_ratio=args.warmup_ratio,
         freeze_embeddings=args.freeze_embeddings, frozen_layers=args.frozen_layers, max_per_task=args.max_per_task, bf16=args.bf16,
+        skip_certain=args.skip_certain,
         rename_fraction=args.rename_fraction, alternative_reference_fraction=args.alternative_references,
         alternative_reference_kinds=tuple(args.alternative_reference_kinds), ema_decay=args.ema_decay,
         save_dtype=args.save_dtype, seed=args.seed, data_seed=args.data_seed, formats=tuple(args.formats),

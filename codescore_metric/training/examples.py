@@ -38,9 +38,23 @@ class LabelledExamples:
         by_task: dict[str, list[int]] = {}
         for index in sorted(range(len(self)), key=rank):
             by_task.setdefault(self.task_ids[index], []).append(index)
-        kept = sorted(i for members in by_task.values() for i in members[:limit])
+        return self.subset(sorted(i for members in by_task.values() for i in members[:limit]))
+
+    def subset(self, kept: list[int]) -> LabelledExamples:
+        """The rows at indices ``kept``, in that order."""
         return LabelledExamples({name: [texts[i] for i in kept] for name, texts in self.texts.items()}, self.labels[kept],
-                                [self.task_ids[i] for i in kept], None if self.kinds is None else [self.kinds[i] for i in kept])
+                                None if self.task_ids is None else [self.task_ids[i] for i in kept],
+                                None if self.kinds is None else [self.kinds[i] for i in kept])
+
+    def without_certain(self) -> tuple[LabelledExamples, int]:
+        """A copy without the rows whose scores the scorer's static checks decide (`scorer.certain_reason`: empty,
+        not compiling, defining none of the reference's functions, reading an unbound name, the reference's own
+        program), which a model is never asked about, and how many rows were left out."""
+        from codescore_metric.scorer import certain_reason
+
+        kept = [i for i, (code, reference) in enumerate(zip(self.texts["prediction"], self.texts["reference"]))
+                if certain_reason(code, reference, static_checks=True) is None]
+        return self.subset(kept), len(self) - len(kept)
 
     def with_renamed_predictions(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
         """A copy in which about ``fraction`` of the predictions (a seeded hash decides which) have their

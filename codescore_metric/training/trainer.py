@@ -46,6 +46,7 @@ class TrainingArguments:
     freeze_embeddings: bool = False
     frozen_layers: int = 0  # the embeddings and the first N encoder layers are not trained
     max_per_task: int | None = None  # at most this many training rows per task (a seeded sample)
+    skip_certain: bool = False  # leave out training rows the scorer's static checks decide (scorer.certain_reason)
     rename_fraction: float = 0.0  # this share of training predictions get their parameters and locals renamed
     alternative_reference_fraction: float = 0.0  # this share of training rows read another all-pass program of their task as reference
     alternative_reference_kinds: tuple[str, ...] = ()  # ... of the rows of these kinds only (build-data's kind column); (): all rows
@@ -133,11 +134,13 @@ def seed_everything(seed: int) -> random.Random:
 
 
 def training_rows(examples: LabelledExamples, args: TrainingArguments) -> tuple[LabelledExamples, dict[str, int]]:
-    """The rows a run trains on (``args.max_per_task``'s sample, ``args.alternative_reference_fraction``'s
-    references, ``args.rename_fraction``'s renamings, all seeded by ``args.data_seed``, else ``args.seed``) and
-    how many references and predictions were changed."""
+    """The rows a run trains on (without ``args.skip_certain``'s rows, then ``args.max_per_task``'s sample,
+    ``args.alternative_reference_fraction``'s references, ``args.rename_fraction``'s renamings, all seeded by
+    ``args.data_seed``, else ``args.seed``) and how many rows were left out and references and predictions changed."""
     seed = args.seed if args.data_seed is None else args.data_seed
-    changed = {"alternative_train_references": 0, "renamed_train_predictions": 0}
+    changed = {"certain_train_rows_skipped": 0, "alternative_train_references": 0, "renamed_train_predictions": 0}
+    if args.skip_certain:
+        examples, changed["certain_train_rows_skipped"] = examples.without_certain()
     if args.max_per_task:
         examples = examples.per_task_sample(args.max_per_task, seed)
     if args.alternative_reference_fraction:
