@@ -103,13 +103,18 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without the model
+CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without the model ({executability}: the estimate)
     "empty": "No code: an empty prediction scores 0 (not estimated).",
     "syntax_error": "Certainly fails: the code does not compile as Python, so it cannot run (scored 0, not estimated).",
     "missing_definition": ("Certainly fails: the code defines none of the functions the reference defines, so tests "
                            "written for the reference cannot pass (scored 0, not estimated)."),
     "unbound_name": ("Fails: the code reads a name it never defines or imports, which raises NameError on every test "
                      "that reaches that line, so it cannot pass them all (scored 0, not estimated)."),
+    "wrong_arity": ("Certainly fails: its function cannot be called with the number of arguments the reference's "
+                    "takes, so every test call raises TypeError (scored 0, not estimated)."),
+    "no_return_value": ("Fails: the function returns nothing where the reference's always returns a value, so every "
+                        "test that checks the returned value fails (CodeScore and Passability 0, not estimated). "
+                        "The model gives a {executability} chance that it runs without an error."),
     "same_as_reference": ("Same program as the reference up to comments, docstrings, layout and the names of parameters and "
                           "locals, so it passes what the reference passes (scored 1, not estimated)."),
 }
@@ -122,7 +127,7 @@ def reading(codescore: float, executability: float, passability: float, truncate
     if certain is not None:
         if certain not in CERTAIN_READINGS:
             raise ValueError(f"certain must be one of {sorted(CERTAIN_READINGS)} or None, got {certain!r}")
-        return CERTAIN_READINGS[certain]
+        return CERTAIN_READINGS[certain].format(executability=_pct(executability))
     for name, value in zip(OUTPUT_NAMES, (codescore, executability, passability)):
         if not isinstance(value, (int, float)) or math.isnan(value) or not 0.0 <= value <= 1.0:
             raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")

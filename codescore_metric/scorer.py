@@ -18,6 +18,7 @@ import torch
 from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
 from codescore_metric.code_distance import token_distance
+from codescore_metric.code_functions import drops_return_value, rejects_reference_calls
 from codescore_metric.code_names import PARSE_ERRORS
 from codescore_metric.code_unbound import unbound_names
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
@@ -30,8 +31,13 @@ from codescore_metric.quantization import is_quantized, quantize_int8
 
 logger = logging.getLogger(__name__)
 
-# What a sample whose scores are certain gets, on all three outputs, by `certain_reason`.
-CERTAIN_SCORES = {"empty": 0.0, "syntax_error": 0.0, "missing_definition": 0.0, "unbound_name": 0.0, "same_as_reference": 1.0}
+# What a sample whose scores are certain gets, by `certain_reason`: every output, or those named (the model estimates the rest).
+_FAILS = dict.fromkeys(OUTPUT_NAMES, 0.0)
+CERTAIN_SCORES = {
+    "empty": _FAILS, "syntax_error": _FAILS, "missing_definition": _FAILS, "unbound_name": _FAILS, "wrong_arity": _FAILS,
+    "no_return_value": {"codescore": 0.0, "passability": 0.0},  # whether it runs is still the model's estimate
+    "same_as_reference": dict.fromkeys(OUTPUT_NAMES, 1.0),
+}
 # Batch sizes: the authors scored batches of 100 (and batch statistics depend on them); 32 otherwise.
 REFERENCE_BATCH_SIZE = 100
 DEFAULT_BATCH_SIZE = 32
@@ -54,8 +60,9 @@ class ScoreResult:
     """Per-sample predictions in input order.
 
     ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
-    ``i`` was scored without the model: 0 on all three for ``"empty"``, ``"syntax_error"``,
-    ``"missing_definition"`` or ``"unbound_name"``, 1 on all three for ``"same_as_reference"``; else ``None``.
+    ``i``'s scores are certain: 0 on all three for ``"empty"``, ``"syntax_error"``, ``"missing_definition"``,
+    ``"unbound_name"`` or ``"wrong_arity"``, 1 on all three for ``"same_as_reference"``, CodeScore and Passability 0 for
+    ``"no_return_value"`` (Executability estimated); else ``None`` (`CERTAIN_SCORES`).
     """
 
     codescore: list[float]
@@ -101,13 +108,16 @@ class CodeScorer:
     ``pip install 'codescore-metric[onnx]'``; closer to fp32 and faster than ``"int8"``).
 
     Predictions are whole programs (module level), not bare function bodies. With ``static_checks``
-    three certain facts are not estimated: a prediction that does not compile as Python (so also an
-    indented body alone), and, given a reference, one that defines none of the functions and
-    classes the reference defines at top level (it cannot pass tests written for the reference),
-    score 0 on all three without the model; one that is the reference's program up to comments,
-    docstrings, layout and the names of parameters and locals (`code_distance.token_distance` 0)
-    scores 1 on all three, as the reference passes its own tests (tests call the function
-    positionally, as MBPP's, HumanEval's and APPS's do). ``None`` turns the checks on, except in the authors'
+    certain facts are not estimated (`certain_reason`): a prediction that does not compile as Python (so
+    also an indented body alone), one that reads a name it binds nowhere, and, given a reference, one that
+    defines none of the functions and classes the reference defines at top level (it cannot pass tests
+    written for the reference) or whose functions cannot be called with the reference's number of
+    arguments, score 0 on all three without the model; one whose function returns
+    nothing where the reference's always returns a value scores CodeScore and Passability 0 (its
+    Executability is estimated); one that is the reference's program up to comments, docstrings, layout
+    and the names of parameters and locals (`code_distance.token_distance` 0) scores 1 on all three, as
+    the reference passes its own tests (tests call the function positionally, as MBPP's, HumanEval's and
+    APPS's do). ``None`` turns the checks on, except in the authors'
     parity setting (a ``profile:reference`` model or ``normalization="batch"``), where the model
     scores such code itself.
     """
@@ -207,8 +217,11 @@ class CodeScorer:
         ``input_format`` is ``"ref"`` (needs ``references``), ``"nl"`` (needs ``sources``, the NL
         task) or ``"ref_nl"`` (both); ``None`` infers it from what is given. An empty (or blank)
         prediction, and with ``static_checks`` one that does not compile, lacks every definition of
-        the reference or reads a name it binds nowhere, scores 0 on all three without the model, and one that is
-        the reference's program scores 1 on all three (``ScoreResult.certain`` says why).
+        the reference, reads a name it binds nowhere or cannot be called as the reference's functions are,
+        scores 0 on all three without the model; one whose
+        function returns nothing where the reference's always returns a value scores CodeScore and Passability
+        0 (the model estimates Executability); one that is the reference's program scores 1 on all three
+        (``ScoreResult.certain`` says why).
         With ``normalization="batch"`` such a sample still takes its place in the authors' batches,
         whose statistics include it, and the batches are theirs: sorted by the character length of
         ``sources`` whenever they are given (Ref-only then takes them for this order alone, as the
@@ -231,11 +244,12 @@ class CodeScorer:
         total = len(columns["prediction"])
         references = columns.get("reference", [None] * total)
         certain = [certain_reason(text, reference, self.static_checks) for text, reference in zip(columns["prediction"], references)]
+        estimated = [not fully_certain(reason) for reason in certain]
         # With batch statistics every sample is part of its batch; otherwise only those estimated are encoded.
-        read = range(total) if self.normalization == "batch" else [i for i in range(total) if certain[i] is None]
+        read = range(total) if self.normalization == "batch" else [i for i in range(total) if estimated[i]]
         encoded = dict(zip(read, self.encoder.encode({name: [texts[i] for i in read] for name, texts in columns.items()})))
         batches = [batch for batch in self._batches(encoded, ordering or columns.get("source") or references, batch_size)
-                   if any(certain[i] is None for i in batch)]
+                   if any(estimated[i] for i in batch)]
         outputs = np.zeros((total, len(OUTPUT_NAMES)), dtype=np.float64)
         from tqdm.auto import tqdm
 
@@ -253,11 +267,11 @@ class CodeScorer:
                     if on_progress:
                         on_progress(done, total)
         for index, reason in enumerate(certain):
-            if reason:
-                outputs[index] = CERTAIN_SCORES[reason]
+            for name, value in CERTAIN_SCORES.get(reason, {}).items():
+                outputs[index, OUTPUT_NAMES.index(name)] = value
         return ScoreResult(
             *(outputs[:, k].tolist() for k in range(len(OUTPUT_NAMES))),
-            truncated=[{} if certain[i] else encoded[i].dropped for i in range(total)],
+            truncated=[encoded[i].dropped if estimated[i] else {} for i in range(total)],
             certain=certain,
             input_format=fmt.value,
             signature=self.signature(fmt),
@@ -299,7 +313,9 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
     Python module, ``"missing_definition"`` when it binds none of the names the reference defines at top
     level, ``"unbound_name"`` when it reads a name bound nowhere in it (`code_unbound`) that the reference does
     not read unbound too (what a reference leaves unbound, its harness provides) and ``"same_as_reference"``
-    when it is the reference's program (token distance 0)."""
+    when it is the reference's program (token distance 0); ``"wrong_arity"`` when the functions it shares with
+    the reference cannot be called as the reference's are, and ``"no_return_value"`` (CodeScore and
+    Passability only) when they return nothing where the reference's always return a value (`code_functions`)."""
     if not prediction.strip():
         return "empty"
     if not static_checks:
@@ -317,9 +333,23 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
             return "missing_definition"
     if unbound_names(module) - _reference_unbound_names(reference):
         return "unbound_name"
-    if reference is not None and token_distance(prediction, reference) == 0:
+    if reference is None:
+        return None
+    if token_distance(prediction, reference) == 0:
         return "same_as_reference"
+    parsed_reference = _parsed_reference(reference)
+    if parsed_reference is None:
+        return None
+    if rejects_reference_calls(module, parsed_reference):
+        return "wrong_arity"
+    if drops_return_value(module, parsed_reference):
+        return "no_return_value"
     return None
+
+
+def fully_certain(reason: str | None) -> bool:
+    """Whether a `certain_reason` decides all three outputs, so the model is not asked about the sample."""
+    return reason is not None and len(CERTAIN_SCORES[reason]) == len(OUTPUT_NAMES)
 
 
 @functools.lru_cache(maxsize=1024)  # a reference is shared by many predictions: parse it once

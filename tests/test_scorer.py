@@ -253,6 +253,34 @@ def test_the_reference_program_scores_one_without_the_model(scorer, model_dir, f
     assert CodeScorer(model_dir, static_checks=False).score([reference], references=[reference]).certain == [None]
 
 
+def test_a_function_that_cannot_take_the_references_arguments_scores_zero(scorer, forward_sizes):
+    reference = "def count_pairs(arr, n):\n    return n * (n - 1) // 2\n"
+    predictions = ["def count_pairs(arr):\n    n = len(arr)\n    return n * (n - 1) // 2\n",  # TypeError on each test
+                   "def count_pairs(arr, n=None):\n    n = len(arr)\n    return n * (n - 1) // 2\n"]
+    result = scorer.score(predictions, references=[reference] * 2, sources=["Count pairs."] * 2)
+    assert result.certain == ["wrong_arity", None] and sum(forward_sizes) == 1
+    assert [result.codescore[0], result.executability[0], result.passability[0]] == [0.0] * 3
+    assert "TypeError" in results.reading(0.0, 0.0, 0.0, certain="wrong_arity")
+
+
+def test_a_function_returning_nothing_scores_zero_but_its_executability_is_estimated(scorer, forward_sizes):
+    reference = "def area(w, h):\n    return w * h\n"
+    predictions = ["def area(w, h):\n    print(w * h)\n",  # prints instead of returning
+                   "def area(w, h):\n    return w * h + 0\n",  # returns a value: estimated
+                   "def area(w, h):\n    area = w * h\n"]  # forgets the return
+    result = scorer.score(predictions, references=[reference] * 3, sources=["Area of a rectangle."] * 3)
+    assert result.certain == ["no_return_value", None, "no_return_value"]
+    assert sum(forward_sizes) == 3  # Executability still needs the model
+    assert [result.codescore[0], result.passability[0], result.codescore[2], result.passability[2]] == [0.0] * 4
+    alone = scorer.score(predictions, sources=["Area of a rectangle."] * 3)  # NL-only: no reference, all estimated
+    assert alone.certain == [None] * 3
+    off = CodeScorer.from_model(scorer.model, scorer.tokenizer, static_checks=False)
+    estimate = off.score(predictions[:1], references=[reference], sources=["Area of a rectangle."])
+    assert result.executability[0] == pytest.approx(estimate.executability[0], abs=1e-6) and estimate.codescore[0] > 0.0
+    reading = results.reading(0.0, 0.8, 0.0, certain="no_return_value")
+    assert "returns nothing" in reading and "80%" in reading
+
+
 def test_every_certain_reason_has_a_score_and_a_reading():
     from codescore_metric.results import CERTAIN_READINGS
     from codescore_metric.scorer import CERTAIN_SCORES

@@ -66,15 +66,17 @@ def test_skip_certain_leaves_out_the_rows_the_static_checks_decide():
                 "syntax_error": "def hyp(a, b)\n    return a\n",
                 "unbound_name": "def hyp(a, b):\n    return math.sqrt(a * a + b * b)\n",
                 "same_as_reference": reference,
-                "also estimated": "import math\ndef hyp(a, b):\n    return math.hypot(b, a)\n"}
+                "also estimated": "import math\ndef hyp(a, b):\n    return math.hypot(b, a)\n",
+                "executability estimated": "import math\ndef hyp(a, b):\n    print(math.hypot(a, b))\n"}
     rows = [{"task_id": "t0", "generated_code": code, "golden_code": reference, "source": "Hypotenuse.", "pass_ratio": 1.0,
              "executable": True, "all_pass": True, "kind": kind} for kind, code in programs.items()]
     examples = check_rows(rows, "rows")
     kept, changed = training_rows(examples, TrainingArguments(output_dir="x", skip_certain=True))
     assert changed["certain_train_rows_skipped"] == 3
-    assert kept.kinds == ["estimated", "also estimated"] and kept.task_ids == ["t0", "t0"]
-    assert kept.labels.shape == (2, 3) and kept.texts["source"] == ["Hypotenuse."] * 2
-    assert len(training_rows(examples, TrainingArguments(output_dir="x"))[0]) == 5  # off by default
+    # a function returning nothing has certain CodeScore and Passability, but the model still estimates Executability
+    assert kept.kinds == ["estimated", "also estimated", "executability estimated"] and kept.task_ids == ["t0"] * 3
+    assert kept.labels.shape == (3, 3) and kept.texts["source"] == ["Hypotenuse."] * 3
+    assert len(training_rows(examples, TrainingArguments(output_dir="x"))[0]) == 6  # off by default
 
 
 def test_the_data_seed_decides_which_rows_are_trained_and_defaults_to_the_seed():

@@ -47,13 +47,13 @@ class LabelledExamples:
                                 None if self.kinds is None else [self.kinds[i] for i in kept])
 
     def without_certain(self) -> tuple[LabelledExamples, int]:
-        """A copy without the rows whose scores the scorer's static checks decide (`scorer.certain_reason`: empty,
-        not compiling, defining none of the reference's functions, reading an unbound name, the reference's own
-        program), which a model is never asked about, and how many rows were left out."""
-        from codescore_metric.scorer import certain_reason
+        """A copy without the rows whose three scores the scorer's static checks decide (`scorer.certain_reason`:
+        empty, not compiling, defining none of the reference's functions, reading an unbound name, the reference's
+        own program), which a model is never asked about, and how many rows were left out."""
+        from codescore_metric.scorer import certain_reason, fully_certain
 
         kept = [i for i, (code, reference) in enumerate(zip(self.texts["prediction"], self.texts["reference"]))
-                if certain_reason(code, reference, static_checks=True) is None]
+                if not fully_certain(certain_reason(code, reference, static_checks=True))]
         return self.subset(kept), len(self) - len(kept)
 
     def with_renamed_predictions(self, fraction: float, seed: int) -> tuple[LabelledExamples, int]:
