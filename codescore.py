@@ -44,7 +44,8 @@ Returns:
     exact_match, bleu, codebleu (float): when references are given (corpus BLEU / CodeBLEU, 0-1).
     num_truncated (int): samples cut to the model's maximum input length.
     signature (str): model, revision, format, normalisation, dtype and static checks, for reproducibility.
-    <name>_per_sample (list of float) and truncated (list of dict): unless return_per_sample=False.
+    <name>_per_sample (list of float), truncated (list of dict) and certain (list of str or None: why a
+        sample's scores were decided without the model, e.g. "syntax_error"): unless return_per_sample=False.
 Init kwargs (through `evaluate.load`):
     checkpoint: local model directory, Hub repo id, "dz1/CodeScore" or an authors' .ckpt file;
         None = the model embedded in the package. model_revision: Hub revision (commit sha) of
@@ -52,8 +53,10 @@ Init kwargs (through `evaluate.load`):
         or "int8-onnx": ONNX Runtime int8, both CPU only), batch_size, normalization ("sample" or "batch"),
         local_files_only, encoder (backbone config + tokenizer for an authors' .ckpt),
         static_checks (a prediction that does not compile as a Python module, that defines none
-        of the reference's top-level functions or that reads a name it never defines or imports
-        scores 0 without the model, and one that is the
+        of the reference's top-level functions, that reads a name it never defines or imports or
+        whose functions cannot take the reference's arguments scores 0 without the model; one whose
+        functions return nothing where the reference's always return a value scores CodeScore and
+        Passability 0 (Executability estimated); one that is the
         reference's program up to comments, docstrings, layout and parameter/local names scores 1;
         None = on, except for the authors' model or normalization "batch").
 Examples:

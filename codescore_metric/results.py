@@ -76,7 +76,8 @@ def metric_result(
     references are given, ``exact_match``, corpus ``bleu`` and corpus ``codebleu``; ``num_truncated``
     (int) and ``signature`` (str). With ``return_per_sample`` the per-sample lists are added as
     ``<name>_per_sample`` (sentence-level BLEU/CodeBLEU) plus ``truncated`` (tokens dropped per
-    field, per sample). An empty input gives NaN means and empty lists.
+    field, per sample) and ``certain`` (``ScoreResult.certain``: why a sample's scores were decided
+    without the model, or ``None``). An empty input gives NaN means and empty lists.
     """
     out: dict = {key: _mean(getattr(result, key)) for key in OUTPUT_NAMES}
     per_sample: dict = {f"{key}_per_sample": [float(v) for v in getattr(result, key)] for key in OUTPUT_NAMES}
@@ -95,6 +96,7 @@ def metric_result(
     if return_per_sample:
         out.update(per_sample)
         out["truncated"] = [dict(t) for t in result.truncated]
+        out["certain"] = list(result.certain)
     out["signature"] = result.signature
     return out
 

@@ -72,6 +72,9 @@ def test_each_config_matches_scorer_and_baselines(config, tiny_model_dir):
         assert isinstance(result[key], float) and 0.0 <= result[key] <= 1.0
     assert result["signature"] == direct.signature and f"fmt:{config}" in result["signature"]
     assert result["truncated"] == direct.truncated  # the tiny model reads 64 tokens: ref_nl cuts
+    assert result["certain"] == direct.certain and result["certain"][3] == "empty"
+    if config != "nl":  # the copy of the reference and the syntax error are decided without the model
+        assert result["certain"][0] == "same_as_reference" and result["certain"][2] == "syntax_error"
     assert result["num_truncated"] == sum(1 for t in direct.truncated if t)
 
     if config == "nl":  # no references: no lexical baselines
