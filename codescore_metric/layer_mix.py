@@ -1,5 +1,6 @@
 """Sparsemax-weighted mix of all encoder hidden states, read at the first token (the authors' model,
-paper §3.2) or averaged over the tokens (mean pooling, as sentence encoders such as MiniLM were trained)."""
+paper §3.2), averaged over the tokens (mean pooling, as sentence encoders such as MiniLM were trained) or
+averaged over the generated code's tokens alone (which have read the reference and task through attention)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import torch
 from torch import nn
 
 NORMALIZATIONS = ("batch", "sample")
-POOLINGS = ("first", "mean")
+POOLINGS = ("first", "mean", "prediction", "prediction+mean")
+# How many hidden-size vectors each pooling puts side by side.
+POOLED_VECTORS = {"first": 1, "mean": 1, "prediction": 1, "prediction+mean": 2}
 TRANSFORMATIONS = ("sparsemax", "softmax")
 _VARIANCE_EPS = 1e-12
 
@@ -26,7 +29,9 @@ def sparsemax(scores: torch.Tensor) -> torch.Tensor:
 class LayerMix(nn.Module):
     """gamma * sum_k w_k * pool(norm_k(h_k)) with w = sparsemax (or softmax) of one scalar per layer.
 
-    ``pooling`` reads the first token (``"first"``) or the mean of the non-padding tokens (``"mean"``).
+    ``pooling`` reads the first token (``"first"``), the mean of the non-padding tokens (``"mean"``), the mean
+    of the tokens of the first segment, the generated code with its special tokens (``"prediction"``: the
+    positions where ``prediction_mask`` is 1), or both means side by side (``"prediction+mean"``, [B, 2D]).
     ``normalization`` selects the statistics of ``norm_k``: ``"batch"`` uses one mean and variance
     over every non-padding token of the whole batch (the authors' model, so a score depends on its
     batch neighbours); ``"sample"`` uses each sequence's own tokens, so a score never depends on
@@ -57,22 +62,36 @@ class LayerMix(nn.Module):
             return sparsemax(scalars)
         return torch.softmax(scalars, dim=0)
 
-    def forward(self, hidden_states, attention_mask: torch.Tensor, normalization: str = "sample") -> torch.Tensor:
-        """Mix ``hidden_states`` (one [B, T, D] tensor per layer) into one [B, D] vector per sample (fp32)."""
+    def forward(self, hidden_states, attention_mask: torch.Tensor, normalization: str = "sample",
+                prediction_mask: torch.Tensor | None = None) -> torch.Tensor:
+        """Mix ``hidden_states`` (one [B, T, D] tensor per layer) into one [B, D] vector per sample (fp32;
+        [B, 2D] for ``"prediction+mean"``, which like ``"prediction"`` needs ``prediction_mask``)."""
         if normalization not in NORMALIZATIONS:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}; got {normalization!r}")
         if len(hidden_states) != len(self.scalar_parameters):
             raise ValueError(f"expected {len(self.scalar_parameters)} hidden states, got {len(hidden_states)}")
+        if self.pooling.startswith("prediction") and prediction_mask is None:
+            raise ValueError(f"pooling {self.pooling!r} needs prediction_mask (the generated code's positions)")
         weights = self.layer_weights()
         mask = attention_mask.unsqueeze(-1).to(torch.float32)
         mixed = None
         for weight, hidden in zip(weights, hidden_states):
             hidden = hidden.to(torch.float32)
-            pooled = hidden[:, 0] if self.pooling == "first" else (hidden * mask).sum(1) / mask.sum(1)
+            pooled = self._pool(hidden, mask, prediction_mask)
             if self.layer_norm:  # the statistics are scalars per sample (or batch), so norm and pooling commute
                 pooled = self._normalize(hidden, pooled, mask, normalization)
             mixed = weight * pooled if mixed is None else mixed + weight * pooled
         return self.gamma * mixed
+
+    def _pool(self, hidden, mask, prediction_mask):
+        if self.pooling == "first":
+            return hidden[:, 0]
+        mean = (hidden * mask).sum(1) / mask.sum(1)
+        if self.pooling == "mean":
+            return mean
+        own = (prediction_mask * mask[..., 0]).unsqueeze(-1)
+        prediction = (hidden * own).sum(1) / own.sum(1).clamp(min=1.0)
+        return prediction if self.pooling == "prediction" else torch.cat([prediction, mean], dim=-1)
 
     @staticmethod
     def _normalize(hidden, pooled, mask, normalization):

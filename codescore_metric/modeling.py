@@ -11,7 +11,7 @@ from torch import nn
 
 from codescore_metric.encoding import EncodingSpec
 from codescore_metric.formats import OUTPUT_NAMES
-from codescore_metric.layer_mix import NORMALIZATIONS, POOLINGS, LayerMix
+from codescore_metric.layer_mix import NORMALIZATIONS, POOLED_VECTORS, POOLINGS, LayerMix
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
@@ -65,6 +65,8 @@ class UniCEConfig:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}; got {self.normalization!r}")
         if self.pooling not in POOLINGS:
             raise ValueError(f"pooling must be one of {POOLINGS}; got {self.pooling!r}")
+        if self.pooling.startswith("prediction") and not self.segment_token_types:
+            raise ValueError(f"pooling {self.pooling!r} finds the generated code by its token type: it needs segment_token_types=True")
         if self.head_type not in HEAD_TYPES:
             raise ValueError(f"head_type must be one of {HEAD_TYPES}; got {self.head_type!r}")
         if self.head_activation not in _ACTIVATIONS:
@@ -136,7 +138,8 @@ class UniCEModel(nn.Module):
         hidden = encoder_config.hidden_size
         self.mix = LayerMix(encoder_config.num_hidden_layers + 1, config.layer_transformation, config.layer_norm, config.layer_dropout,
                             config.pooling)
-        mlp = lambda out_dim: build_mlp(hidden, config.head_hidden_sizes, out_dim, config.head_activation, config.dropout)
+        pooled_size = hidden * POOLED_VECTORS[config.pooling]
+        mlp = lambda out_dim: build_mlp(pooled_size, config.head_hidden_sizes, out_dim, config.head_activation, config.dropout)
         if config.head_type == "shared":
             self.head = mlp(len(OUTPUT_NAMES))
         else:
@@ -147,7 +150,9 @@ class UniCEModel(nn.Module):
         if token_type_ids is not None:
             inputs["token_type_ids"] = token_type_ids
         outputs = self.encoder(**inputs, output_hidden_states=True, return_dict=True)
-        pooled = self.mix(outputs.hidden_states, attention_mask, normalization or self.config.normalization)
+        # the generated code is the first segment: <s> g </s>, token type 0 (segment_token_types)
+        prediction_mask = None if token_type_ids is None else (token_type_ids == 0).to(torch.float32)
+        pooled = self.mix(outputs.hidden_states, attention_mask, normalization or self.config.normalization, prediction_mask)
         if self.config.head_type == "shared":
             logits = self.head(pooled)
         else:

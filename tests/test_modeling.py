@@ -95,6 +95,46 @@ def test_mean_pooling_averages_the_normalised_real_tokens():
         LayerMix(3, pooling="max")
 
 
+def test_prediction_pooling_averages_only_the_generated_codes_tokens():
+    hidden, mask = random_layers()
+    prediction = torch.zeros_like(mask, dtype=torch.float32)
+    prediction[:, :3] = 1.0  # the first segment: <s> g </s>
+    mean, own, both = (LayerMix(3, pooling=name).eval() for name in ("mean", "prediction", "prediction+mean"))
+    got = own(hidden, mask, "sample", prediction)
+    assert got.shape == (hidden[0].shape[0], hidden[0].shape[2])
+    assert not torch.allclose(got, mean(hidden, mask, "sample"), atol=1e-4)
+    # normalised with the whole sequence's statistics, averaged over the first three positions only
+    weights = own.layer_weights()
+    expected = 0
+    m = mask.unsqueeze(-1).float()
+    for weight, h in zip(weights, hidden):
+        count = m.sum((1, 2)) * h.shape[-1]
+        mu = (h * m).sum((1, 2)) / count
+        var = (((h - mu[:, None, None]) * m) ** 2).sum((1, 2)) / count
+        expected = expected + weight * (h[:, :3].mean(1) - mu[:, None]) / torch.sqrt(var[:, None] + 1e-12)
+    assert torch.allclose(got, own.gamma * expected, atol=1e-5)
+    assert torch.allclose(both(hidden, mask, "sample", prediction), torch.cat([got, mean(hidden, mask, "sample")], -1), atol=1e-5)
+    with pytest.raises(ValueError, match="needs prediction_mask"):
+        own(hidden, mask, "sample")
+
+
+@pytest.mark.parametrize("pooling", ["prediction", "prediction+mean"])
+def test_prediction_pooling_models_save_load_and_need_segment_types(pooling, tmp_path):
+    model, _ = build_tiny_model(pooling=pooling)
+    ids = torch.tensor([[1, 5, 6, 2, 7, 8, 2, 0]])
+    attention = torch.tensor([[1, 1, 1, 1, 1, 1, 1, 0]])
+    types = torch.tensor([[0, 0, 0, 0, 1, 1, 1, 1]])
+    with torch.no_grad():
+        logits = model(ids, attention, types)
+        other_code = model(torch.tensor([[1, 9, 6, 2, 7, 8, 2, 0]]), attention, types)
+    assert logits.shape == (1, 3) and not torch.allclose(logits, other_code)
+    model.save_pretrained(tmp_path)
+    with torch.no_grad():
+        assert torch.allclose(UniCEModel.from_pretrained(tmp_path).eval()(ids, attention, types), logits, atol=1e-6)
+    with pytest.raises(ValueError, match="segment_token_types"):
+        UniCEConfig(encoder=model.config.encoder, pooling=pooling, segment_token_types=False)
+
+
 def test_sample_normalization_ignores_neighbours_and_batch_normalization_does_not():
     hidden, mask = random_layers()
     mix = LayerMix(3).eval()

@@ -41,7 +41,7 @@ def tiny_encoder_config(vocab_size: int, max_length: int = 64, layers: int = 2, 
 
 
 def build_tiny_model(profile: str = "clean", max_length: int = 64, head_type: str = "separate", seed: int = 0, normalization: str = "sample",
-                     nested_passability: bool = False):
+                     nested_passability: bool = False, pooling: str = "first"):
     """(UniCEModel, tokenizer) with random weights; mix scalars set so that several layers count."""
     import torch
 
@@ -53,6 +53,7 @@ def build_tiny_model(profile: str = "clean", max_length: int = 64, head_type: st
     config = UniCEConfig(
         encoder=encoder_config.to_dict(), encoding_profile=profile, max_length=max_length,
         normalization=normalization, head_type=head_type, head_hidden_sizes=[48, 24], nested_passability=nested_passability,
+        pooling=pooling,
     )
     model = UniCEModel(config)
     with torch.no_grad():  # spread the outputs so that differences between inputs are visible

@@ -6,6 +6,7 @@ import logging
 import sys
 
 from codescore_metric.formats import COLUMN_FOR_FIELD, LABEL_COLUMNS
+from codescore_metric.layer_mix import POOLINGS
 from codescore_metric.training.grouping import GROUP_MIXES
 from codescore_metric.training.selection import SELECT_METRICS
 
@@ -84,8 +85,9 @@ def register(subparsers) -> None:
     parser.add_argument("--task-group-mix", choices=list(GROUP_MIXES), default="random",
                         help="which of a task's candidates share a group: random (default), or spread: each group takes one "
                              "candidate from every PassRatio stratum of the task, so that better and worse ones meet")
-    parser.add_argument("--pooling", choices=["first", "mean"], default="first",
-                        help="read the first token (the authors' model) or the mean over tokens (sentence encoders)")
+    parser.add_argument("--pooling", choices=list(POOLINGS), default="first",
+                        help="read the first token (the authors' model), the mean over tokens (sentence encoders), the mean "
+                             "over the generated code's tokens (prediction) or both means side by side (prediction+mean)")
     parser.add_argument("--layout-tokens", action="store_true",
                         help="mark line ends, indentation and capitalised words with reserved vocabulary entries "
                              "(for uncased tokenizers that drop them, e.g. MiniLM's)")
