@@ -160,3 +160,20 @@ def test_the_model_card_shows_the_intervals_where_the_file_has_them():
     assert "resampling the 12 tasks, 100 resamples" in table
     plain = evaluation_table(meta_evaluate(data, runs, Settings(bootstrap=0)))
     assert "interval" not in plain and "| method | value | τ | r_s | r_p | MAE | within-task τ |" in plain
+
+
+def test_resamples_where_a_head_has_one_class_are_left_out_of_its_interval_and_counted():
+    # Only task 0 has a passing candidate: every resample without it has no Passability ROC AUC.
+    pass_ratio = np.array([0.0, 1.0, 0.5] + [0.0, 0.5, 0.2] * 5)
+    data = labelled(pass_ratio, np.repeat(np.arange(6), 3))
+    probability = np.linspace(0.1, 0.9, len(pass_ratio))
+    run = MetricRun("CodeScore (Ref&NL)", "codescore", pass_ratio + 0.01 * np.arange(len(pass_ratio)), 1.0, "ref_nl",
+                    probability, probability)
+    rows = by_key(task_bootstrap([run], data, n_resamples=200))
+    auc = rows[("roc_auc", "Passability head (Ref&NL)", None)]
+    assert 0 < auc["undefined_resamples"] < 200  # (5/6)^6 of resamples miss task 0: about a third
+    assert auc["low"] is not None and 0.0 <= auc["low"] <= auc["value"] <= auc["high"] <= 1.0
+    defined = rows[("roc_auc", "Executability head (Ref&NL)", None)]
+    assert defined["undefined_resamples"] == 0
+    text = rendering.markdown(meta_evaluate(data, [run], Settings(bootstrap=200)))
+    assert f"roc_auc of Passability head (Ref&NL): undefined on {auc['undefined_resamples']} resamples" in text

@@ -12,6 +12,9 @@ resample:
   run named in ``leads`` (e.g. another checkpoint's run of the same format: then also in both heads'
   ROC AUC).
 
+A resample on which a statistic is undefined (a head's ROC AUC where the resampled tasks hold one
+class only) is left out of that statistic's interval and counted (``undefined_resamples``).
+
 Every statistic is computed on the same resamples, so a lead's interval is a paired one: it answers
 "is CodeScore ahead of BLEU on tasks like these", not two overlapping intervals read by eye.
 """
@@ -87,6 +90,18 @@ def _nan_if_none(value: float | None) -> float:
     return float("nan") if value is None else value
 
 
+def _percentile_interval(distribution: np.ndarray) -> tuple[list[float], list[float], np.ndarray]:
+    """Percentile bounds of each row of a bootstrap distribution over the resamples where the
+    statistic is defined (a resample with one class only has no ROC AUC), and how many were not.
+    With no undefined resample the bounds are scipy's percentile interval; with no defined one, nan."""
+    undefined = np.isnan(distribution).sum(axis=-1)
+    alpha = 100 * (1 - CONFIDENCE) / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-nan rows stay nan
+        low, high = np.nanpercentile(distribution, [alpha, 100 - alpha], axis=-1)
+    return [float(v) for v in low], [float(v) for v in high], undefined
+
+
 def task_bootstrap(runs, data, n_resamples: int = 1000, seed: int = 0, leads: list[tuple[str, str]] | None = None) -> dict:
     """Percentile intervals (95 %) over ``n_resamples`` resamples of the tasks of ``data`` (a
     ``LabelledData`` with task ids) for the statistics listed in the module docstring, each next to
@@ -108,7 +123,8 @@ def task_bootstrap(runs, data, n_resamples: int = 1000, seed: int = 0, leads: li
         warnings.simplefilter("ignore", RuntimeWarning)
         result = stats.bootstrap((np.arange(n_tasks),), statistics, n_resamples=n_resamples, vectorized=False,
                                  confidence_level=CONFIDENCE, method="percentile", rng=np.random.default_rng(seed))
-    low, high = np.atleast_1d(result.confidence_interval.low), np.atleast_1d(result.confidence_interval.high)
-    intervals = [{"statistic": statistic, "name": name, "over": over, "value": float(value), "low": float(lo), "high": float(hi)}
-                 for (statistic, name, over), value, lo, hi in zip(statistics.labels(), everything, low, high)]
+    low, high, undefined = _percentile_interval(np.atleast_2d(result.bootstrap_distribution))
+    intervals = [{"statistic": statistic, "name": name, "over": over, "value": float(value), "low": lo, "high": hi,
+                  "undefined_resamples": int(count)}
+                 for (statistic, name, over), value, lo, hi, count in zip(statistics.labels(), everything, low, high, undefined)]
     return {"n_resamples": n_resamples, "n_tasks": n_tasks, "confidence": CONFIDENCE, "seed": seed, "intervals": intervals}

@@ -98,6 +98,9 @@ def _bootstrap_tables(section: dict) -> list[str]:
     lines += ["- whole tasks are resampled with replacement (a task's candidates are not independent samples); "
               "percentile intervals; every number shares the resamples, so a lead's interval is paired; "
               "metrics constant on every sample have no interval"]
+    lines += [f"- {row['statistic']} of {row['name']}" + (f" over {row['over']}" if row["over"] else "")
+              + f": undefined on {row['undefined_resamples']} resamples (one class only), left out of its interval"
+              for row in section["intervals"] if row.get("undefined_resamples")]
     return lines
 
 
