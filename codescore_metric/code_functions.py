@@ -12,6 +12,11 @@ without running anything:
   ends in a ``return``), its tests expect values that are not ``None``; a function that returns nothing (a
   stub, a ``print`` instead of a ``return``, a forgotten ``return``) returns ``None`` and fails each of
   them. Whether it runs without an error is not decided by this.
+* **Kind of value** (`returns_other_kinds`): when the code shows every kind of value both functions can return
+  (`code_return_kinds`: a list, a tuple, a string, a number, ...) and no kind is shared, no value the prediction's
+  returns can equal one the reference's returns (a list never equals a tuple), so every test that compares the
+  returned value with ``==`` fails; tests that compare ``sorted(f(x))`` or ``set(f(x))`` instead are outside this
+  contract. Whether it runs is again not decided.
 
 Only top-level ``def`` statements are read; a prediction's decorated or otherwise rebound definitions are
 not judged, and a check holds only when it holds for every function the two programs share.
@@ -21,8 +26,9 @@ from __future__ import annotations
 
 import ast
 
+from codescore_metric.code_return_kinds import own_nodes, return_kinds
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def rejects_reference_calls(prediction: ast.Module, reference: ast.Module) -> bool:
@@ -39,6 +45,19 @@ def drops_return_value(prediction: ast.Module, reference: ast.Module) -> bool:
     shared = _shared_functions(prediction, reference)
     return (any(_always_returns_value(expected) for _, expected in shared)
             and all(not _returns_value(predicted) for predicted, _ in shared))
+
+
+def returns_other_kinds(prediction: ast.Module, reference: ast.Module) -> bool:
+    """True when every top-level function the two programs share (at least one) can return, as far as both
+    codes show, only values of kinds the reference's never returns (`code_return_kinds.return_kinds`)."""
+    shared = _shared_functions(prediction, reference)
+    return bool(shared) and all(_other_kinds(predicted, prediction, expected, reference) for predicted, expected in shared)
+
+
+def _other_kinds(predicted: ast.FunctionDef, prediction: ast.Module, expected: ast.FunctionDef,
+                 reference: ast.Module) -> bool:
+    predicted_kinds, expected_kinds = return_kinds(predicted, prediction), return_kinds(expected, reference)
+    return predicted_kinds is not None and expected_kinds is not None and not predicted_kinds & expected_kinds
 
 
 def _shared_functions(prediction: ast.Module, reference: ast.Module) -> list[tuple[ast.FunctionDef, ast.FunctionDef]]:
@@ -84,17 +103,6 @@ def _top_level_functions(module: ast.Module) -> dict[str, ast.FunctionDef | ast.
     return {name: node for name, node in functions.items() if name not in rebound}
 
 
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef):
-    """The nodes of ``function``'s body outside the functions, classes and lambdas nested in it."""
-    stack = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _OWN_SCOPES):
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
-
-
 def _returns_nothing(node: ast.Return) -> bool:
     return node.value is None or _is_none(node.value)
 
@@ -115,7 +123,7 @@ def _may_be_none(expression: ast.expr) -> bool:
 def _returns_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether some ``return`` of the function's own body gives a value (a generator counts as one)."""
     return any(isinstance(node, (ast.Yield, ast.YieldFrom)) or (isinstance(node, ast.Return) and not _returns_nothing(node))
-               for node in _own_nodes(function))
+               for node in own_nodes(function))
 
 
 def _always_returns_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -123,6 +131,6 @@ def _always_returns_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> b
     (bare, spelt out, or as a branch of a conditional expression), and the body's last statement is a ``return``."""
     if any(isinstance(node, (ast.Yield, ast.YieldFrom))
            or (isinstance(node, ast.Return) and (node.value is None or _may_be_none(node.value)))
-           for node in _own_nodes(function)):
+           for node in own_nodes(function)):
         return False
     return isinstance(function.body[-1], ast.Return)

@@ -117,6 +117,10 @@ CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without
     "no_return_value": ("Fails: the function returns nothing where the reference's always returns a value, so every "
                         "test that checks the returned value fails (CodeScore and Passability 0, not estimated). "
                         "The model gives a {executability} chance that it runs without an error."),
+    "other_return_kind": ("Fails: the function returns another kind of value than the reference's (e.g. a list where "
+                          "it returns a tuple, or True where it returns a string), which never compares equal, so every "
+                          "test that checks the returned value fails (CodeScore and Passability 0, not estimated). The "
+                          "model gives a {executability} chance that it runs without an error."),
     "same_as_reference": ("Same program as the reference up to comments, docstrings, layout and the names of parameters and "
                           "locals, so it passes what the reference passes (scored 1, not estimated)."),
 }

@@ -18,7 +18,7 @@ import torch
 from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
 from codescore_metric.code_distance import token_distance
-from codescore_metric.code_functions import drops_return_value, rejects_reference_calls
+from codescore_metric.code_functions import drops_return_value, rejects_reference_calls, returns_other_kinds
 from codescore_metric.code_names import PARSE_ERRORS
 from codescore_metric.code_unbound import unbound_names
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
@@ -36,6 +36,7 @@ _FAILS = dict.fromkeys(OUTPUT_NAMES, 0.0)
 CERTAIN_SCORES = {
     "empty": _FAILS, "syntax_error": _FAILS, "missing_definition": _FAILS, "unbound_name": _FAILS, "wrong_arity": _FAILS,
     "no_return_value": {"codescore": 0.0, "passability": 0.0},  # whether it runs is still the model's estimate
+    "other_return_kind": {"codescore": 0.0, "passability": 0.0},
     "same_as_reference": dict.fromkeys(OUTPUT_NAMES, 1.0),
 }
 # Batch sizes: the authors scored batches of 100 (and batch statistics depend on them); 32 otherwise.
@@ -62,7 +63,7 @@ class ScoreResult:
     ``truncated[i]`` maps a field to the number of its tokens cut. ``certain[i]`` is why sample
     ``i``'s scores are certain: 0 on all three for ``"empty"``, ``"syntax_error"``, ``"missing_definition"``,
     ``"unbound_name"`` or ``"wrong_arity"``, 1 on all three for ``"same_as_reference"``, CodeScore and Passability 0 for
-    ``"no_return_value"`` (Executability estimated); else ``None`` (`CERTAIN_SCORES`).
+    ``"no_return_value"`` or ``"other_return_kind"`` (Executability estimated); else ``None`` (`CERTAIN_SCORES`).
     """
 
     codescore: list[float]
@@ -315,7 +316,9 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
     not read unbound too (what a reference leaves unbound, its harness provides) and ``"same_as_reference"``
     when it is the reference's program (token distance 0); ``"wrong_arity"`` when the functions it shares with
     the reference cannot be called as the reference's are, and ``"no_return_value"`` (CodeScore and
-    Passability only) when they return nothing where the reference's always return a value (`code_functions`)."""
+    Passability only) when they return nothing where the reference's always return a value, and
+    ``"other_return_kind"`` (CodeScore and Passability only) when, as far as the code shows, they can only return
+    values of kinds the reference's never returns, e.g. a list where it returns a tuple (`code_functions`)."""
     if not prediction.strip():
         return "empty"
     if not static_checks:
@@ -344,6 +347,8 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
         return "wrong_arity"
     if drops_return_value(module, parsed_reference):
         return "no_return_value"
+    if returns_other_kinds(module, parsed_reference):
+        return "other_return_kind"
     return None
 
 

@@ -1,11 +1,7 @@
 """One place for the names: formats, fields, their jsonl columns and argument names, and the outputs."""
 
-import importlib.util
-from pathlib import Path
-
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, FIELDS, FORMAT_LABELS, OUTPUT_NAMES, InputFormat
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.scripts import load_script
 
 
 def test_each_format_names_its_fields_arguments_and_paper_label():
@@ -20,9 +16,7 @@ def test_each_format_names_its_fields_arguments_and_paper_label():
 
 
 def test_the_metric_configs_come_from_the_formats():
-    spec = importlib.util.spec_from_file_location("codescore_script", ROOT / "codescore.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("codescore.py")
     assert script._FIELDS == {"default": ("predictions", "references"), "ref": ("predictions", "references"),
                               "nl": ("predictions", "sources"), "ref_nl": ("predictions", "references", "sources")}
 

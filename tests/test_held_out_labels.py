@@ -1,19 +1,15 @@
 """The held-out hand cases (`benchmarks/held_out_tasks.py`) keep their labels by execution; no model is involved."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "held_out_cases.py"
+from tests.scripts import load_script
+
 ORIGINAL_TASKS = 4  # the first four tasks keep some mistakes that pass more than half the tests (shown, not counted)
 
 
 @pytest.fixture(scope="module")
 def held_out():
-    spec = importlib.util.spec_from_file_location("held_out_cases", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("benchmarks/held_out_cases.py")
     return module, module.cases()
 
 

@@ -281,6 +281,19 @@ def test_a_function_returning_nothing_scores_zero_but_its_executability_is_estim
     assert "returns nothing" in reading and "80%" in reading
 
 
+def test_a_function_returning_another_kind_of_value_scores_zero_but_its_executability_is_estimated(scorer, forward_sizes):
+    reference = "def union_elements(a, b):\n    res = tuple(set(a + b))\n    return (res)\n"
+    predictions = ["def union_elements(a, b):\n    return sorted(set(a) | set(b))\n",  # a list: never equal to a tuple
+                   "def union_elements(a, b):\n    return tuple(sorted(set(a) | set(b)))\n"]  # a tuple: estimated
+    result = scorer.score(predictions, references=[reference] * 2, sources=["Union of two tuples."] * 2)
+    assert result.certain == ["other_return_kind", None] and sum(forward_sizes) == 2
+    assert [result.codescore[0], result.passability[0]] == [0.0, 0.0] and result.executability[0] > 0.0
+    off = CodeScorer.from_model(scorer.model, scorer.tokenizer, static_checks=False)
+    assert off.score(predictions[:1], references=[reference], sources=["Union."]).certain == [None]
+    reading = results.reading(0.0, 0.8, 0.0, certain="other_return_kind")
+    assert "another kind of value" in reading and "80%" in reading
+
+
 def test_every_certain_reason_has_a_score_and_a_reading():
     from codescore_metric.results import CERTAIN_READINGS
     from codescore_metric.scorer import CERTAIN_SCORES

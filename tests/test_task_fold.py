@@ -1,20 +1,15 @@
 """`recipes/task_fold.py`: a second validation fold keeps its tasks and held-out generators out of training."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "recipes" / "task_fold.py"
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def task_fold():
-    spec = importlib.util.spec_from_file_location("task_fold", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("recipes/task_fold.py")
 
 
 def row(task_id, kind="generation", generator="", pass_ratio=1.0):

@@ -80,7 +80,8 @@ def run(args) -> int:
                   f"defining none of the reference's functions, {result.certain.count('unbound_name')} reading a name they "
                   f"never bind, {result.certain.count('wrong_arity')} not callable as the reference's functions, "
                   f"{result.certain.count('no_return_value')} returning nothing where the reference returns a "
-                  f"value, {result.certain.count('same_as_reference')} the same program as the reference") if scorer.static_checks else ""
+                  f"value, {result.certain.count('other_return_kind')} returning another kind of value than the "
+                  f"reference, {result.certain.count('same_as_reference')} the same program as the reference") if scorer.static_checks else ""
     processes = f", in {launch.world_size} processes" if launch.distributed else ""
     print(
         f"scored {len(result)} samples ({fmt.value}): CodeScore {means['codescore']:.4f} | Executability "
