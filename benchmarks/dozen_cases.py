@@ -1,5 +1,6 @@
 """A dozen hand-written cases to look at before calling a model done: two invented tasks, each with copies of the
-reference, correct rewrites, mistakes that run and mistakes the static checks decide, labelled by the sandbox.
+reference, correct rewrites, mistakes that run and mistakes the static checks decide, labelled by the sandbox; a third
+answers in words, as many MBPP tasks do, with a candidate answering True / False.
 
 Unlike `behaviour.py` and `held_out_cases.py` (pair counts), this prints every score with the reason it was decided
 without the model, in Ref&NL and Ref-only, so saturation shows: a model that scores every program that runs alike
@@ -24,6 +25,13 @@ from codescore_metric.execution.labels import pass_ratio
 
 _CLAMP = "def clamp_all(values, low, high):\n    return [min(max(v, low), high) for v in values]\n"
 _SECOND = "def second_largest(nums):\n    unique = sorted(set(nums))\n    return unique[-2]\n"
+_DOUBLE = dedented("""
+    def has_double(word):
+        for a, b in zip(word, word[1:]):
+            if a == b:
+                return 'Found a double!'
+        return 'No double.'
+""")
 
 TASKS = {
     "clamp_all": {
@@ -89,6 +97,36 @@ TASKS = {
             "duplicates kept": "def second_largest(nums):\n    return sorted(nums)[-2]\n",
             "second smallest": edit_once(_SECOND, "[-2]", "[1]"),
             "the largest": "def second_largest(nums):\n    return max(nums)\n",
+        },
+    },
+    "has_double": {  # answers in words, as many MBPP tasks do; generated code often answers True / False instead
+        "ref": _DOUBLE,
+        "nl": "Write a function that returns 'Found a double!' when a word has the same letter twice in a row, "
+              "else 'No double.'.",
+        "tests": ["has_double('letter') == 'Found a double!'", "has_double('word') == 'No double.'",
+                  "has_double('') == 'No double.'", "has_double('aa') == 'Found a double!'",
+                  "has_double('abca') == 'No double.'", "has_double('abcdd') == 'Found a double!'"],
+        "programs": {
+            "correct: any": dedented("""
+                def has_double(word):
+                    doubled = any(a == b for a, b in zip(word, word[1:]))
+                    return 'Found a double!' if doubled else 'No double.'
+            """),
+            "correct: regex": "import re\ndef has_double(word):\n    return 'Found a double!' if re.search(r'(.)\\1', word) else 'No double.'\n",
+            "True / False instead of the words": "def has_double(word):\n    return any(a == b for a, b in zip(word, word[1:]))\n",
+            "only the first two letters": dedented("""
+                def has_double(word):
+                    if len(word) > 1 and word[0] == word[1]:
+                        return 'Found a double!'
+                    return 'No double.'
+            """),
+            "answers swapped": dedented("""
+                def has_double(word):
+                    for a, b in zip(word, word[1:]):
+                        if a == b:
+                            return 'No double.'
+                    return 'Found a double!'
+            """),
         },
     },
 }
