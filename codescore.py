@@ -55,8 +55,9 @@ Init kwargs (through `evaluate.load`):
         static_checks (a prediction that does not compile as a Python module, that defines none
         of the reference's top-level functions, that reads a name it never defines or imports or
         whose functions cannot take the reference's arguments scores 0 without the model; one whose
-        functions return nothing where the reference's always return a value scores CodeScore and
-        Passability 0 (Executability estimated); one that is the
+        functions return nothing where the reference's always return a value, or can only return
+        values of kinds the reference's never returns (a list for a tuple, True for a message), scores
+        CodeScore and Passability 0 (Executability estimated); one that is the
         reference's program up to comments, docstrings, layout and parameter/local names scores 1;
         None = on, except for the authors' model or normalization "batch").
 Examples:
