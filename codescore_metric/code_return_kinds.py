@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
+from codescore_metric.code_unbound import binds_names_dynamically
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 Kinds = frozenset  # of kind names
@@ -52,8 +54,6 @@ _MODULE_FUNCTION_KINDS = {
                           "number"),
     "re": {"sub": "str", "escape": "str", "findall": "list", "split": "list"},
 }
-# Calls that can bind a function's local names behind the code's back.
-_NAME_BINDING_CALLS = {"exec", "eval", "locals", "vars", "globals"}
 _NUMBER_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitOr, ast.BitAnd,
                      ast.BitXor, ast.LShift, ast.RShift)
 _SET_OPERATORS = (ast.BitOr, ast.BitAnd, ast.BitXor, ast.Sub)
@@ -66,7 +66,7 @@ def return_kinds(function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.M
     if isinstance(function, ast.AsyncFunctionDef):
         return None
     nodes = list(own_nodes(function))
-    if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in nodes) or _binds_names_dynamically(nodes):
+    if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in nodes) or binds_names_dynamically(nodes):
         return None
     bindings = _module_bindings(module)
     reader = _KindReader(function, nodes, _shadowed_builtins(bindings) | _parameters(function),
@@ -90,11 +90,6 @@ def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         yield node
         stack.extend(ast.iter_child_nodes(node))
-
-
-def _binds_names_dynamically(nodes: list[ast.AST]) -> bool:
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAME_BINDING_CALLS
-               for node in nodes)
 
 
 def _module_bindings(module: ast.Module) -> Counter | None:

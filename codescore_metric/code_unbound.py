@@ -4,33 +4,37 @@ pyflakes finds them (its ``UndefinedName`` check: not a builtin, not assigned, d
 anywhere the read can see, at any point of the module). Two kinds of names are given the benefit of
 the doubt: those of ``typing`` (harnesses of generated code commonly put ``from typing import *``
 first, ours included, so an unimported ``List[int]`` runs), and a program that can bind names
-dynamically (``exec``, ``globals()``, ``vars()``, a star import) is not judged at all.
+dynamically (`binds_names_dynamically`: ``exec``, ``globals()``, ``locals()`` at module level, a star
+import, ...) is not judged at all.
 """
 
 from __future__ import annotations
 
 import ast
 import typing
+from collections.abc import Iterable
 
 from pyflakes.checker import Checker
 from pyflakes.messages import UndefinedName
 
 # Names a harness may provide before running generated code.
 HARNESS_NAMES = frozenset(typing.__all__)
-_DYNAMIC_BINDERS = frozenset({"exec", "globals", "vars", "__import__"})
+# Builtins whose calls can bind names behind the code's back (``locals()`` is ``globals()`` at module level).
+_DYNAMIC_BINDERS = frozenset({"exec", "eval", "globals", "locals", "vars", "__import__"})
 
 
 def unbound_names(module: ast.Module) -> frozenset[str]:
     """The names ``module`` reads and never binds (``HARNESS_NAMES`` and builtins aside); empty when the
     program can bind names at run time, since a static reading cannot tell then."""
-    if _binds_dynamically(module):
+    if binds_names_dynamically(ast.walk(module)):
         return frozenset()
     checker = Checker(module, builtins=HARNESS_NAMES)
     return frozenset(message.message_args[0] for message in checker.messages if isinstance(message, UndefinedName))
 
 
-def _binds_dynamically(module: ast.Module) -> bool:
-    for node in ast.walk(module):
+def binds_names_dynamically(nodes: Iterable[ast.AST]) -> bool:
+    """Whether one of ``nodes`` is a star import or a call of a builtin that can bind names at run time."""
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _DYNAMIC_BINDERS:

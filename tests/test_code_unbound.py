@@ -39,6 +39,7 @@ def test_bound_names_and_harness_names_are_not_reported(code):
     "from math import *\ndef f(x):\n    return floor(x)\n",
     "exec('y = 1')\ndef f():\n    return y\n",
     "globals()['y'] = 1\ndef f():\n    return y\n",
+    "locals()['y'] = 1\ndef f():\n    return y\n",  # at module level locals() is globals()
 ])
 def test_programs_that_bind_names_at_run_time_are_not_judged(code):
     assert unbound(code) == set()
