@@ -91,3 +91,16 @@ def test_missing_checkpoint_is_a_clean_error(tmp_path, capsys):
     source = write(tmp_path / "in.jsonl", ROWS)
     assert main(["score", str(source), "-o", str(tmp_path / "o.jsonl"), "--checkpoint", "./nowhere/model"]) == 2
     assert "codescore score: error:" in capsys.readouterr().err
+
+
+
+@pytest.mark.parametrize("command", [["score", "in.jsonl", "-o", "out.jsonl"], ["meta-eval", "in.jsonl"]])
+def test_scoring_commands_take_every_dtype_the_scorer_resolves_and_refuse_others(command):
+    from codescore_metric.cli import build_parser
+    from codescore_metric.devices import DTYPE_NAMES
+
+    for name in DTYPE_NAMES.values():
+        args = build_parser().parse_args([*command, "--dtype", name, "--no-static-checks", "--batch-size", "8"])
+        assert (args.dtype, args.static_checks, args.batch_size) == (name, False, 8)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*command, "--dtype", "int4"])

@@ -13,10 +13,10 @@ resampling tasks (`--bootstrap`), including CodeScore's lead over BLEU and CodeB
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import sys
 
+from codescore_metric.cli.scoring_options import add_scoring_options
 from codescore_metric.formats import COLUMN_FOR_FIELD, InputFormat
 
 
@@ -49,16 +49,7 @@ def register(subparsers) -> None:
                         help="agreement maximised by --binary-threshold best (default phi)")
     parser.add_argument("--json", help="write every number, the settings and the CodeScorer signature to this file")
     parser.add_argument("--plot", help="write a PNG scatter grid of each metric against PassRatio (needs matplotlib)")
-    parser.add_argument("--batch-size", type=int, help="CodeScore samples per batch (default 32, or 100 with batch normalization)")
-    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
-    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16", "int8", "int8-onnx"],
-                        help="inference precision (default fp32); int8: torch dynamic quantization; int8-onnx: ONNX Runtime "
-                             "int8, closer to fp32 and faster (pip install 'codescore-metric[onnx]'); both CPU only")
-    parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
-    parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
-                        help="score code that does not compile, defines none of the reference's functions or reads a "
-                             "name it never binds 0 without the model (default: on, except for the "
-                             "authors' model or batch normalization)")
+    add_scoring_options(parser)
     for name, default, what in (
         ("prediction", COLUMN_FOR_FIELD["prediction"], "the generated code"),
         ("reference", COLUMN_FOR_FIELD["reference"], "the reference solution"),

@@ -7,9 +7,9 @@ them all in input order: the same file one process writes (sample normalisation 
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from codescore_metric.cli.scoring_options import add_scoring_options
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, COLUMN_FOR_FIELD, InputFormat
 from codescore_metric.jsonl import bad_rows_message, read_objects, write_jsonl
 
@@ -23,16 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--checkpoint", help="model folder, Hub repo id, 'dz1/CodeScore' or authors' .ckpt (default: bundled model)")
     parser.add_argument("--revision", help="Hub revision (branch, tag or commit) of --checkpoint")
     parser.add_argument("--encoder", help="backbone config/tokenizer for an authors' checkpoint (default microsoft/unixcoder-base)")
-    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
-    parser.add_argument("--dtype", choices=["fp32", "bf16", "fp16", "int8", "int8-onnx"],
-                        help="inference precision (default fp32); int8: torch dynamic quantization; int8-onnx: ONNX Runtime "
-                             "int8, closer to fp32 and faster (pip install 'codescore-metric[onnx]'); both CPU only")
-    parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
-    parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
-                        help="give code that does not compile as Python, defines none of the reference's functions or "
-                             "reads a name it never binds 0 without the model (default: on, "
-                             "except for the authors' model or batch normalization)")
-    parser.add_argument("--batch-size", type=int, help="samples per batch (default 32, or 100 with batch normalization)")
+    add_scoring_options(parser)
     for field, what in (("prediction", "the generated code"), ("reference", "the reference solution"),
                         ("source", "the NL task description")):
         parser.add_argument(f"--{field}-field", default=COLUMN_FOR_FIELD[field], help=f"field holding {what}")
