@@ -13,6 +13,9 @@ Two profiles:
 
 Both report, per sample, how many tokens of each field were dropped. With ``strip_code_comments``
 the code fields lose their comments, docstrings and blank lines first (`code_text.strip_comments`);
+with ``strip_annotations`` they are read without the type annotations of their functions' parameters,
+return values and local assignments (`code_annotations.strip_annotations`), also where the distance from
+the reference is measured, so a typed and an untyped signature read the same;
 with ``canonical_names`` their functions' parameters and locals are renamed ``v0``, ``v1``, ... in order
 of first appearance (`code_names.canonical_names`), so a consistent renaming reads the same.
 With ``layout_tokens`` (four reserved vocabulary entries) the code fields are read line by line, with
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from codescore_metric.code_annotations import strip_annotations
 from codescore_metric.code_changes import mark_changes
 from codescore_metric.code_distance import DISTANCE_BUCKETS, distance_bucket
 from codescore_metric.code_layout import CHANGE_MARKERS, CHANGE_START, DISTANCE_START, MARKERS, layout_pieces
@@ -49,6 +53,7 @@ class EncodingSpec:
     stripped_tokens: tuple[str, ...] = ()  # tokens deleted after tokenization (reference profile)
     strip_code_comments: bool = False  # drop comments, docstrings and blank lines from the code fields
     canonical_names: bool = False  # rename the code fields' parameters and locals v0, v1, ... by first appearance
+    strip_annotations: bool = False  # drop type annotations of parameters, return values and local assignments
     layout_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.MARKERS; () reads code as plain text
     change_tokens: tuple[str, ...] = ()  # vocabulary entries for code_layout.CHANGE_MARKERS; () marks no changes
     distance_tokens: tuple[str, ...] = ()  # vocabulary entries for code_distance.DISTANCE_BUCKETS; () gives no distance
@@ -119,6 +124,9 @@ class SegmentEncoder:
         names = list(fields)
         if not fields[names[0]]:
             return []
+        if self.spec.strip_annotations:
+            fields = {name: [strip_annotations(text) for text in texts] if name in CODE_FIELDS else texts
+                      for name, texts in fields.items()}
         texts = {name: self._prepare(name, fields[name]) for name in names}
         pieces = {name: [self._pieces(text) for text in texts[name]]
                   for name in names if name in CODE_FIELDS and self.marker_ids}

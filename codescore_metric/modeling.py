@@ -41,6 +41,7 @@ class UniCEConfig:
     stripped_tokens: list[str] = field(default_factory=list)
     strip_code_comments: bool = False
     canonical_names: bool = False
+    strip_annotations: bool = False
     layout_tokens: list[str] = field(default_factory=list)
     change_tokens: list[str] = field(default_factory=list)
     distance_tokens: list[str] = field(default_factory=list)
@@ -83,6 +84,7 @@ class UniCEConfig:
             stripped_tokens=tuple(self.stripped_tokens),
             strip_code_comments=self.strip_code_comments,
             canonical_names=self.canonical_names,
+            strip_annotations=self.strip_annotations,
             layout_tokens=tuple(self.layout_tokens),
             change_tokens=tuple(self.change_tokens),
             distance_tokens=tuple(self.distance_tokens),

@@ -192,7 +192,7 @@ class CodeScorer:
         return (
             f"codescore|v:{__version__}|model:{self.model_id}@{self.revision}|fmt:{fmt}"
             f"|profile:{self.config.encoding_profile}{'+nocomments' if self.config.strip_code_comments else ''}"
-            f"{'+canonical' if self.config.canonical_names else ''}"
+            f"{'+canonical' if self.config.canonical_names else ''}{'+noannotations' if self.config.strip_annotations else ''}"
             f"{'+layout' if self.config.layout_tokens else ''}{'+changes' if self.config.change_tokens else ''}"
             f"{'+distance' if self.config.distance_tokens else ''}"
             f"|len:{self.config.max_length}"

@@ -28,7 +28,8 @@
 # (share of training rows that read another all-pass program of their task as reference; default 0) and
 # ALT_REF_KINDS (the kinds of rows that may, e.g. generation; default: all) and SKIP_CERTAIN (1: leave out training rows
 # whose scores the scorer's static checks decide; default 0) and POOLING (what the heads read: mean over every token,
-# the default; prediction: over the generated code's tokens; prediction+mean: both side by side).
+# the default; prediction: over the generated code's tokens; prediction+mean: both side by side) and STRIP_ANNOTATIONS
+# (1: the model reads code without the type annotations of parameters, return values and locals; default 0).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -45,6 +46,7 @@ ALT_REFS=${ALT_REFS:-0}
 alt_kinds=(); [ -n "${ALT_REF_KINDS:-}" ] && alt_kinds=(--alternative-reference-kinds $ALT_REF_KINDS)
 NESTED_PASS=${NESTED_PASS:-0}
 skip_certain=(); [ "${SKIP_CERTAIN:-0}" = 1 ] && skip_certain=(--skip-certain)
+strip_annotations=(); [ "${STRIP_ANNOTATIONS:-0}" = 1 ] && strip_annotations=(--strip-annotations)
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -83,7 +85,7 @@ BACKBONE_NAME=${BACKBONE_NAME:-sentence-transformers/all-MiniLM-L6-v2}
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling "${POOLING:-mean}" --head-hidden 256 \
     --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --alternative-references "$ALT_REFS" "${alt_kinds[@]}" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers "${FROZEN_LAYERS:-3}" --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
-    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}" "${skip_certain[@]}"
+    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}" "${skip_certain[@]}" "${strip_annotations[@]}"
 step_done "training"
 codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --json "$WORK/mbpp_validation.json" --no-progress > "$WORK/mbpp_validation.md"
 codescore meta-eval "$WORK/humaneval/eval.jsonl" --checkpoint "$WORK/model" --json "$WORK/humaneval_synthetic.json" --no-progress > "$WORK/humaneval_synthetic.md"
@@ -91,7 +93,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

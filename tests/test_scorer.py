@@ -117,6 +117,8 @@ def test_signature_names_version_model_and_settings(scorer, model_dir):
      "def add(a, b):\n    return a + b\n", "+nocomments"),
     ("canonical_names", "def add(x, y):\n    s = x + y\n    return s\n",
      "def add(a, b):\n    total = a + b\n    return total\n", "+canonical"),
+    ("strip_annotations", "from typing import List\n\ndef add(a: int, b: int) -> int:\n    return a + b\n",
+     "\ndef add(a, b):\n    return a + b\n", "+noannotations"),
 ])
 def test_a_model_that_normalises_code_ignores_what_it_normalises_and_says_so(tmp_path, setting, reading, same_as, marker):
     from dataclasses import replace

@@ -401,7 +401,7 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
             "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5", "--task-group-mix", "spread",
-            "--contrary-pair-weight", "2", "--nested-passability"]
+            "--contrary-pair-weight", "2", "--nested-passability", "--strip-annotations"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -409,7 +409,7 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     assert "within_task_tau" in history["evaluations"][0]["validation"]["ref_nl"]
     config = json.loads((output / "config.json").read_text())
     assert config["pooling"] == "mean" and config["canonical_names"] and config["provenance"]["best_step"] in (2, 4, 6)
-    assert config["nested_passability"] is True
+    assert config["nested_passability"] is True and config["strip_annotations"] is True
     from codescore_metric.training.model_card import model_card
 
     saved = json.loads((output / "training_args.json").read_text())
@@ -420,6 +420,7 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
             "candidate is the farther from the reference weighted 3x)") in card
     assert "exponential moving average of the trained ones (decay 0.9 per step)" in card and "seed 12, data seed 5," in card
     assert "; Passability = Executability x the Passability head (which learns passing given running)" in card
+    assert "type annotations of parameters, return values and locals dropped" in card
 
 
 def test_moving_average_weights_each_update_by_the_decay_and_keeps_integer_buffers():

@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--canonical-names", action="store_true",
                         help="the model reads code with its functions' parameters and locals renamed v0, v1, ... in order "
                              "of first appearance, so a consistent renaming reads the same (stored in its config)")
+    parser.add_argument("--strip-annotations", action="store_true",
+                        help="the model reads code without the type annotations of parameters, return values and local "
+                             "assignments, so a typed and an untyped signature read the same (stored in its config)")
     parser.add_argument("--head-hidden", type=int, nargs="+", default=[512], help="hidden sizes of each head's MLP")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=16)
@@ -136,7 +139,7 @@ def run(args) -> int:
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,
                                            strip_code_comments=args.strip_code_comments, canonical_names=args.canonical_names,
-                                           name=args.backbone_name,
+                                           strip_annotations=args.strip_annotations, name=args.backbone_name,
                                            pooling=args.pooling, layout_tokens=args.layout_tokens,
                                            change_tokens=args.change_tokens, distance_tokens=args.distance_tokens,
                                            nested_passability=args.nested_passability)

@@ -100,6 +100,7 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
     )
     reading = [name for name, on in (("code read without comments, docstrings and blank lines", config.get("strip_code_comments")),
                                      ("parameters and locals renamed v0, v1, ... by first appearance", config.get("canonical_names")),
+                                     ("type annotations of parameters, return values and locals dropped", config.get("strip_annotations")),
                                      ("layout and case markers", config.get("layout_tokens")),
                                      ("markers around what differs from the reference", config.get("change_tokens")),
                                      ("a marker for the token distance from the reference", config.get("distance_tokens"))) if on]
