@@ -4,7 +4,7 @@ The import is kept light (no torch, no transformers) because `evaluate` imports 
 it scans `codescore.py`; the heavy classes load on first attribute access.
 """
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 _LAZY = {
     "CodeScorer": "codescore_metric.scorer",

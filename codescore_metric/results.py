@@ -121,8 +121,8 @@ CERTAIN_READINGS = {  # ScoreResult.certain -> why the score is 0 (or 1) without
                           "it returns a tuple, or True where it returns a string), which never compares equal, so every "
                           "test that checks the returned value fails (CodeScore and Passability 0, not estimated). The "
                           "model gives a {executability} chance that it runs without an error."),
-    "same_as_reference": ("Same program as the reference up to comments, docstrings, layout and the names of parameters and "
-                          "locals, so it passes what the reference passes (scored 1, not estimated)."),
+    "same_as_reference": ("Same program as the reference up to comments, docstrings, layout, type annotations and the names "
+                          "of parameters and locals, so it passes what the reference passes (scored 1, not estimated)."),
 }
 
 

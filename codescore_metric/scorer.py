@@ -17,6 +17,7 @@ import torch
 
 from codescore_metric import __version__
 from codescore_metric.checkpoints import CHECKPOINT_ENV, LoadedCheckpoint, downloads_disabled, load_checkpoint
+from codescore_metric.code_annotations import strip_annotations
 from codescore_metric.code_distance import token_distance
 from codescore_metric.code_functions import drops_return_value, rejects_reference_calls, returns_other_kinds
 from codescore_metric.code_names import PARSE_ERRORS
@@ -314,7 +315,7 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
     Python module, ``"missing_definition"`` when it binds none of the names the reference defines at top
     level, ``"unbound_name"`` when it reads a name bound nowhere in it (`code_unbound`) that the reference does
     not read unbound too (what a reference leaves unbound, its harness provides) and ``"same_as_reference"``
-    when it is the reference's program (token distance 0); ``"wrong_arity"`` when the functions it shares with
+    when it is the reference's program (token distance 0, also when only type annotations differ); ``"wrong_arity"`` when the functions it shares with
     the reference cannot be called as the reference's are, and ``"no_return_value"`` (CodeScore and
     Passability only) when they return nothing where the reference's always return a value, and
     ``"other_return_kind"`` (CodeScore and Passability only) when, as far as the code shows, they can only return
@@ -338,7 +339,7 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
         return "unbound_name"
     if reference is None:
         return None
-    if token_distance(prediction, reference) == 0:
+    if token_distance(strip_annotations(prediction), strip_annotations(reference)) == 0:
         return "same_as_reference"
     parsed_reference = _parsed_reference(reference)
     if parsed_reference is None:

@@ -245,12 +245,15 @@ def test_all_certain_input_needs_no_model_call(scorer, forward_sizes):
 def test_the_reference_program_scores_one_without_the_model(scorer, model_dir, forward_sizes):
     reference = "def add(a, b):\n    total = a + b\n    return total\n"
     restyled = 'def add(x, y):\n  """Sum."""\n  s = x + y  # add\n\n  return s\n'
+    typed = "from typing import Any\n\ndef add(x: Any, y: Any) -> Any:\n    s: Any = x + y\n    return s\n"
     one_edit = restyled.replace("x + y", "x - y")
-    result = scorer.score([reference, restyled, one_edit], references=[reference] * 3, sources=["Add."] * 3)
+    result = scorer.score([reference, restyled, typed, one_edit], references=[reference] * 4, sources=["Add."] * 4)
     assert sum(forward_sizes) == 1  # only the edited program reaches the model
-    assert result.certain == ["same_as_reference", "same_as_reference", None]
+    assert result.certain == ["same_as_reference"] * 3 + [None]
     for name in ("codescore", "executability", "passability"):
-        assert getattr(result, name)[:2] == [1.0, 1.0] and getattr(result, name)[2] < 1.0
+        assert getattr(result, name)[:3] == [1.0] * 3 and getattr(result, name)[3] < 1.0
+    typed_edit = typed.replace("x + y", "x - y")
+    assert scorer.score([typed_edit], references=[reference], sources=["Add."]).certain == [None]
     assert scorer.score([reference], sources=["Add."]).certain == [None]  # NL-only: no reference to compare with
     assert CodeScorer(model_dir, static_checks=False).score([reference], references=[reference]).certain == [None]
 
