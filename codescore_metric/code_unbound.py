@@ -23,12 +23,12 @@ HARNESS_NAMES = frozenset(typing.__all__)
 _DYNAMIC_BINDERS = frozenset({"exec", "eval", "globals", "locals", "vars", "__import__"})
 
 
-def unbound_names(module: ast.Module) -> frozenset[str]:
-    """The names ``module`` reads and never binds (``HARNESS_NAMES`` and builtins aside); empty when the
+def unbound_names(module: ast.Module, provided: frozenset[str] = HARNESS_NAMES) -> frozenset[str]:
+    """The names ``module`` reads and never binds (``provided`` and builtins aside); empty when the
     program can bind names at run time, since a static reading cannot tell then."""
     if binds_names_dynamically(ast.walk(module)):
         return frozenset()
-    checker = Checker(module, builtins=HARNESS_NAMES)
+    checker = Checker(module, builtins=provided)
     return frozenset(message.message_args[0] for message in checker.messages if isinstance(message, UndefinedName))
 
 

@@ -339,7 +339,7 @@ def certain_reason(prediction: str, reference: str | None, static_checks: bool) 
         return "unbound_name"
     if reference is None:
         return None
-    if token_distance(strip_annotations(prediction), strip_annotations(reference)) == 0:
+    if _same_program(prediction, module, reference):
         return "same_as_reference"
     parsed_reference = _parsed_reference(reference)
     if parsed_reference is None:
@@ -367,6 +367,19 @@ def _parsed_reference(reference: str) -> ast.Module | None:
 
 
 @functools.lru_cache(maxsize=1024)
+def _same_program(prediction: str, module: ast.Module, reference: str) -> bool:
+    """Whether ``prediction`` is the reference's program: token distance 0 (`code_distance`), or 0 once both lose
+    their type annotations (`code_annotations`) if it then reads no name unbound that the reference binds, since
+    ``def f(xs: List[int])`` without ``from typing import List`` raises NameError unless the harness provides it."""
+    if token_distance(prediction, reference) == 0:
+        return True
+    if token_distance(strip_annotations(prediction), strip_annotations(reference)) != 0:
+        return False
+    parsed_reference = _parsed_reference(reference)
+    return parsed_reference is not None and not (unbound_names(module, provided=frozenset())
+                                                 - unbound_names(parsed_reference, provided=frozenset()))
+
+
 def _reference_unbound_names(reference: str | None) -> frozenset[str]:
     """Names the reference reads without binding them (its tests' harness must provide them)."""
     module = _parsed_reference(reference) if reference is not None else None

@@ -253,7 +253,11 @@ def test_the_reference_program_scores_one_without_the_model(scorer, model_dir, f
     for name in ("codescore", "executability", "passability"):
         assert getattr(result, name)[:3] == [1.0] * 3 and getattr(result, name)[3] < 1.0
     typed_edit = typed.replace("x + y", "x - y")
-    assert scorer.score([typed_edit], references=[reference], sources=["Add."]).certain == [None]
+    unimported = typed.replace("from typing import Any\n", "")  # NameError unless the harness provides Any
+    assert scorer.score([typed_edit, unimported], references=[reference] * 2, sources=["Add."] * 2).certain == [None] * 2
+    typed_reference = "from typing import List\n\ndef total(xs: List[int]) -> int:\n    return sum(xs)\n"
+    assert scorer.score([typed_reference.replace("from typing import List\n", "")],
+                        references=[typed_reference]).certain == [None]  # it drops the import the reference needs
     assert scorer.score([reference], sources=["Add."]).certain == [None]  # NL-only: no reference to compare with
     assert CodeScorer(model_dir, static_checks=False).score([reference], references=[reference]).certain == [None]
 
