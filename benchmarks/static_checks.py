@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from codescore_metric import __version__
 from codescore_metric.jsonl import read_records
 from codescore_metric.scorer import CERTAIN_SCORES, certain_reason
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     if args.markdown:
         args.markdown.write_text(f"# Static checks against execution\n\n`python benchmarks/static_checks.py "
-                                 f"{' '.join(sys.argv[1:])}`\n\n{table}")
+                                 f"{' '.join(sys.argv[1:])}` (scorer {__version__})\n\n{table}")
     return 0
 
 
