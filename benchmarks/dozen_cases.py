@@ -43,6 +43,8 @@ TASKS = {
         "programs": {
             "copy": _CLAMP,
             "renamed copy": "def clamp_all(xs, lo, hi):\n    return [min(max(x, lo), hi) for x in xs]\n",
+            "typed copy": ("from typing import List\n\n\ndef clamp_all(values: List[float], low: float, high: float) -> List[float]:\n"
+                           "    return [min(max(v, low), high) for v in values]\n"),
             "correct: loop": dedented("""
                 def clamp_all(values, low, high):
                     out = []
