@@ -58,7 +58,7 @@ Init kwargs (through `evaluate.load`):
         functions return nothing where the reference's always return a value, or can only return
         values of kinds the reference's never returns (a list for a tuple, True for a message), scores
         CodeScore and Passability 0 (Executability estimated); one that is the
-        reference's program up to comments, docstrings, layout and parameter/local names scores 1;
+        reference's program up to comments, docstrings, layout, type annotations and parameter/local names scores 1;
         None = on, except for the authors' model or normalization "batch").
 Examples:
     >>> import evaluate
