@@ -13,6 +13,7 @@ does not parse is returned unchanged.
 from __future__ import annotations
 
 import ast
+import io
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (*_FUNCTIONS, ast.ClassDef, ast.Lambda)
@@ -25,7 +26,7 @@ def strip_annotations(code: str) -> str:
     except (SyntaxError, ValueError):  # ValueError: null bytes
         return code
     offsets = _Offsets(code)
-    spans = [_with_parentheses(code, *offsets.span(*span)) for span in _annotation_spans(tree, code, offsets)]
+    spans = [_with_parentheses(code, *span) for span in _annotation_spans(tree, code, offsets)]
     stripped = _cut(code, spans)
     if stripped == code:
         return code
@@ -41,7 +42,7 @@ class _Offsets:
     """Character offsets in ``code`` of ast positions (1-based lines, UTF-8 byte columns)."""
 
     def __init__(self, code: str):
-        self.lines = code.splitlines(keepends=True)
+        self.lines = io.StringIO(code, newline="").readlines()  # lines end where Python's do: \n, \r\n or \r
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
@@ -50,24 +51,21 @@ class _Offsets:
         text = self.lines[line - 1] if line <= len(self.lines) else ""
         return self.starts[line - 1] + len(text.encode()[:byte_column].decode(errors="ignore"))
 
-    def span(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[int, int]:
-        return self.at(*start), self.at(*end)
-
 
 def _annotation_spans(tree: ast.Module, code: str, offsets: _Offsets):
-    """(start, end) ast positions of each removable annotation, with its ``:`` or ``->``."""
+    """(start, end) character offsets of each removable annotation, with its ``:`` or ``->``."""
     for node, scope in _nodes_with_scope(tree):
         if isinstance(node, _FUNCTIONS):
             arguments = node.args
             for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                              arguments.vararg, arguments.kwarg):
                 if argument is not None and argument.annotation is not None:
-                    name_end = (argument.lineno, argument.col_offset + len(argument.arg.encode()))
-                    yield name_end, _end(argument.annotation)
+                    name_end = offsets.at(argument.lineno, argument.col_offset + len(argument.arg.encode()))
+                    yield name_end, _end(argument.annotation, offsets)
             if node.returns is not None:
-                yield _arrow_start(node, code, offsets), _end(node.returns)
+                yield _arrow_start(node, code, offsets), _end(node.returns, offsets)
         elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(scope, _FUNCTIONS):
-            yield _end(node.target), _end(node.annotation)
+            yield _end(node.target, offsets), _end(node.annotation, offsets)
 
 
 def _nodes_with_scope(tree: ast.Module):
@@ -80,18 +78,14 @@ def _nodes_with_scope(tree: ast.Module):
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
 
 
-def _end(node: ast.AST) -> tuple[int, int]:
-    return node.end_lineno, node.end_col_offset
+def _end(node: ast.AST, offsets: _Offsets) -> int:
+    return offsets.at(node.end_lineno, node.end_col_offset)
 
 
-def _arrow_start(function: ast.FunctionDef, code: str, offsets: _Offsets) -> tuple[int, int]:
-    """Position just after the parameter list's ``)``: the ``->`` and the spaces before it go."""
-    returns_at = offsets.at(function.returns.lineno, function.returns.col_offset)
-    arrow = code.rfind("->", 0, returns_at)
-    closing = code.rfind(")", 0, arrow) + 1
-    line = code.count("\n", 0, closing) + 1
-    column = len(code[offsets.starts[line - 1]:closing].encode())
-    return line, column
+def _arrow_start(function: ast.FunctionDef, code: str, offsets: _Offsets) -> int:
+    """Offset just after the parameter list's ``)``: the ``->`` and the spaces before it go."""
+    arrow = code.rfind("->", 0, offsets.at(function.returns.lineno, function.returns.col_offset))
+    return code.rfind(")", 0, arrow) + 1
 
 
 def _unused_typing_imports(code: str) -> list[tuple[int, int]]:
@@ -108,12 +102,9 @@ def _unused_typing_imports(code: str) -> list[tuple[int, int]]:
         names = [alias.asname or alias.name for alias in node.names] if typing_import else []
         if not typing_import or "*" in names or read.intersection(names):
             continue
-        start, end = offsets.span((node.lineno, 0), (node.end_lineno, node.end_col_offset))
-        line_end = code.find("\n", end)
-        line_end = len(code) if line_end == -1 else line_end + 1
-        if not code[offsets.at(node.lineno, 0):offsets.at(node.lineno, node.col_offset)].strip() \
-                and not code[end:line_end].strip():
-            spans.append((start, line_end))
+        line_start, end, line_end = offsets.at(node.lineno, 0), _end(node, offsets), offsets.starts[node.end_lineno]
+        if not code[line_start:offsets.at(node.lineno, node.col_offset)].strip() and not code[end:line_end].strip():
+            spans.append((line_start, line_end))
     return spans
 
 

@@ -75,3 +75,8 @@ def test_typed_and_untyped_signatures_encode_the_same_distance_and_tokens(tmp_pa
     assert stripping.input_ids == plain.encode({**fields, "prediction": [untyped]})[0].input_ids
     assert tokenizer.convert_ids_to_tokens(stripping.input_ids)[1] == "[unused6]"  # the same program: distance 0
     assert tokenizer.convert_ids_to_tokens(plain.encode(fields)[0].input_ids)[1] != "[unused6]"
+
+
+def test_windows_line_ends_and_characters_other_tools_call_line_breaks():
+    typed = "from typing import List\r\n\r\nMARK = '\u2028\x0c'\r\ndef f(xs: List[int]) -> int:\r\n    return len(xs)\r\n"
+    assert strip_annotations(typed) == "\r\nMARK = '\u2028\x0c'\r\ndef f(xs):\r\n    return len(xs)\r\n"
