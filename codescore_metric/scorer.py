@@ -21,7 +21,7 @@ from codescore_metric.code_annotations import strip_annotations
 from codescore_metric.code_distance import token_distance
 from codescore_metric.code_functions import drops_return_value, rejects_reference_calls, returns_other_kinds
 from codescore_metric.code_names import PARSE_ERRORS
-from codescore_metric.code_unbound import unbound_names
+from codescore_metric.code_unbound import HARNESS_NAMES, unbound_names
 from codescore_metric.devices import DTYPE_NAMES, INT8_DTYPES, free_accelerator_memory, is_out_of_memory, resolve_device, resolve_dtype
 from codescore_metric.encoding import EncodedSample, SegmentEncoder, collate
 from codescore_metric.formats import OUTPUT_NAMES, InputFormat
@@ -366,24 +366,27 @@ def _parsed_reference(reference: str) -> ast.Module | None:
         return None
 
 
-@functools.lru_cache(maxsize=1024)
 def _same_program(prediction: str, module: ast.Module, reference: str) -> bool:
     """Whether ``prediction`` is the reference's program: token distance 0 (`code_distance`), or 0 once both lose
     their type annotations (`code_annotations`) if it then reads no name unbound that the reference binds, since
     ``def f(xs: List[int])`` without ``from typing import List`` raises NameError unless the harness provides it."""
     if token_distance(prediction, reference) == 0:
         return True
-    if token_distance(strip_annotations(prediction), strip_annotations(reference)) != 0:
+    if _parsed_reference(reference) is None or token_distance(strip_annotations(prediction), _unannotated(reference)) != 0:
         return False
-    parsed_reference = _parsed_reference(reference)
-    return parsed_reference is not None and not (unbound_names(module, provided=frozenset())
-                                                 - unbound_names(parsed_reference, provided=frozenset()))
+    return not unbound_names(module, provided=frozenset()) - _reference_unbound_names(reference, provided=frozenset())
 
 
-def _reference_unbound_names(reference: str | None) -> frozenset[str]:
+@functools.lru_cache(maxsize=1024)  # a reference is shared by many predictions: strip it once
+def _unannotated(reference: str) -> str:
+    return strip_annotations(reference)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reference_unbound_names(reference: str | None, provided: frozenset[str] = HARNESS_NAMES) -> frozenset[str]:
     """Names the reference reads without binding them (its tests' harness must provide them)."""
     module = _parsed_reference(reference) if reference is not None else None
-    return unbound_names(module) if module is not None else frozenset()
+    return unbound_names(module, provided) if module is not None else frozenset()
 
 
 def defined_names(reference: str) -> frozenset[str]:
