@@ -19,7 +19,9 @@
 # candidates per task), MAX_PER_TASK (training rows per task), GROUP_SIZE (candidates of one task side by side in a
 # batch, for the ranking loss), GROUP_MIX (random, or spread: each group spans its task's PassRatios),
 # RANKING_WEIGHT (of the within-task ranking loss beside L_Uni), CONTRARY_WEIGHT (extra ranking weight of pairs
-# whose better candidate is the farther from the reference), NESTED_PASS (1: Passability = Executability x the
+# whose better candidate is the farther from the reference), RUNNING_WEIGHT (extra ranking weight of pairs whose two
+# candidates both run every test without an error), PASS_RANKING (weight of the same within-task ranking loss on the
+# Passability logit; default 0), NESTED_PASS (1: Passability = Executability x the
 # Passability head, which then learns passing given running), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
 # EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
 # MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores), FROZEN_LAYERS
@@ -42,6 +44,8 @@ GROUP_SIZE=${GROUP_SIZE:-4}
 GROUP_MIX=${GROUP_MIX:-random}
 RANKING_WEIGHT=${RANKING_WEIGHT:-1}
 CONTRARY_WEIGHT=${CONTRARY_WEIGHT:-0}
+RUNNING_WEIGHT=${RUNNING_WEIGHT:-0}
+PASS_RANKING=${PASS_RANKING:-0}
 ALT_REFS=${ALT_REFS:-0}
 alt_kinds=(); [ -n "${ALT_REF_KINDS:-}" ] && alt_kinds=(--alternative-reference-kinds $ALT_REF_KINDS)
 NESTED_PASS=${NESTED_PASS:-0}
@@ -83,7 +87,7 @@ BACKBONE_NAME=${BACKBONE_NAME:-sentence-transformers/all-MiniLM-L6-v2}
 [ -f "$WORK/model/model.safetensors" ] || codescore train --data "$WORK/mbpp/dataset" --backbone "$BACKBONE" \
     --backbone-name "$BACKBONE_NAME" --output "$WORK/model" --model-id codescore-small-mbpp-real \
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling "${POOLING:-mean}" --head-hidden 256 \
-    --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --alternative-references "$ALT_REFS" "${alt_kinds[@]}" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers "${FROZEN_LAYERS:-3}" --epochs 3 \
+    --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --running-pair-weight "$RUNNING_WEIGHT" --pass-ranking-weight "$PASS_RANKING" --alternative-references "$ALT_REFS" "${alt_kinds[@]}" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers "${FROZEN_LAYERS:-3}" --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
     --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}" "${skip_certain[@]}" "${strip_annotations[@]}"
 step_done "training"
@@ -93,7 +97,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

@@ -336,6 +336,35 @@ def test_contrary_pairs_weigh_more_in_the_ranking_loss():
     assert torch.isclose(within_task_ranking_loss(logits, ratios, groups), plain)
 
 
+def test_pairs_that_both_run_weigh_more_in_the_ranking_loss():
+    import torch
+    from torch.nn.functional import softplus
+
+    from codescore_metric.training.objective import within_task_ranking_loss
+
+    logits = torch.tensor([0.0, 1.0, 0.5])
+    ratios = torch.tensor([1.0, 0.0, 0.5])
+    groups = torch.zeros(3, dtype=torch.long)
+    executable = torch.tensor([1.0, 0.0, 1.0])  # 1 crashes; 0 and 2 run every test, 2 failing half of them
+    pair = {(0, 1): softplus(torch.tensor(1.0)), (0, 2): softplus(torch.tensor(0.5)), (2, 1): softplus(torch.tensor(0.5))}
+    weights = {(0, 1): 1.0, (0, 2): 0.5 * 3, (2, 1): 0.5}  # only (0, 2) is a pair of two running programs
+    expected = sum(weights[k] * pair[k] for k in pair) / sum(weights.values())
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups, executable=executable, running_weight=2.0), expected)
+    plain = within_task_ranking_loss(logits, ratios, groups)
+    assert torch.isclose(within_task_ranking_loss(logits, ratios, groups, executable=executable), plain)
+    assert not torch.isclose(expected, plain)
+
+
+@pytest.mark.parametrize("name", ["contrary_pair_weight", "running_pair_weight", "pass_ranking_weight"])
+def test_ranking_pair_weights_need_the_ranking_loss_and_are_not_negative(name):
+    flag = "--" + name.replace("_", "-")
+    with pytest.raises(ValueError, match=rf"{name} \({flag}\) must be at least 0 and needs ranking_weight; got 1.0 with ranking_weight 0.0"):
+        TrainingArguments(output_dir="x", **{name: 1.0})
+    with pytest.raises(ValueError, match=rf"{name} \({flag}\) must be at least 0"):
+        TrainingArguments(output_dir="x", ranking_weight=1.0, task_group_size=4, **{name: -1.0})
+    assert getattr(TrainingArguments(output_dir="x", ranking_weight=1.0, task_group_size=4, **{name: 2.0}), name) == 2.0
+
+
 def test_task_batches_group_candidates_of_one_task(backbone_dir):
     import random
 
@@ -401,7 +430,8 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
             "--output", str(output), "--epochs", "2", "--batch-size", "8", "--head-hidden", "8", "--ranking-weight", "1",
             "--task-group-size", "4", "--eval-every", "2", "--pooling", "mean", "--select-metric", "balanced", "--rename-fraction", "1",
             "--canonical-names", "--ema-decay", "0.9", "--data-seed", "5", "--task-group-mix", "spread",
-            "--contrary-pair-weight", "2", "--nested-passability", "--strip-annotations"]
+            "--contrary-pair-weight", "2", "--nested-passability", "--strip-annotations", "--running-pair-weight", "1",
+            "--pass-ranking-weight", "0.5"]
     assert main(args) == 0
     history = json.loads((output / "training_history.json").read_text())
     assert history["renamed_train_predictions"] == sum(row["generated_code"].startswith("def ") for row in make_rows(24, 0))
@@ -416,8 +446,10 @@ def test_ranking_objective_trains_end_to_end(tmp_path, backbone_dir):
     assert saved["ema_decay"] == 0.9 and saved["data_seed"] == 5 and saved["seed"] == 12 and saved["task_group_mix"] == "spread"
     card = model_card(output, {})
     assert saved["contrary_pair_weight"] == 2
+    assert saved["running_pair_weight"] == 1 and saved["pass_ranking_weight"] == 0.5
     assert ("(batches of 4 candidates per task, each group spread over the task's PassRatios, pairs whose better "
-            "candidate is the farther from the reference weighted 3x)") in card
+            "candidate is the farther from the reference weighted 3x, pairs of candidates that both run weighted 2x)"
+            " + 0.5 x the same loss on the Passability logit") in card
     assert "exponential moving average of the trained ones (decay 0.9 per step)" in card and "seed 12, data seed 5," in card
     assert "; Passability = Executability x the Passability head (which learns passing given running)" in card
     assert "type annotations of parameters, return values and locals dropped" in card

@@ -85,6 +85,12 @@ def register(subparsers) -> None:
     parser.add_argument("--contrary-pair-weight", type=float, default=0.0,
                         help="extra weight, in the ranking loss, of pairs whose better candidate is the farther from the "
                              "reference (in distance buckets): the pairs that nearness to the reference orders wrongly (default 0)")
+    parser.add_argument("--running-pair-weight", type=float, default=0.0,
+                        help="extra weight, in the ranking loss, of pairs of candidates that both run every test without "
+                             "an error: the pairs only the program's logic can order (default 0)")
+    parser.add_argument("--pass-ranking-weight", type=float, default=0.0,
+                        help="weight of a second within-task ranking loss, on the Passability logit: candidates that pass "
+                             "every test above those of their task that do not (needs --ranking-weight; default 0)")
     parser.add_argument("--task-group-mix", choices=list(GROUP_MIXES), default="random",
                         help="which of a task's candidates share a group: random (default), or spread: each group takes one "
                              "candidate from every PassRatio stratum of the task, so that better and worse ones meet")
@@ -135,6 +141,7 @@ def run(args) -> int:
         select_metric=args.select_metric, select_after=args.select_after, patience=args.patience, max_steps=args.max_steps, device=args.device,
         eval_every=args.eval_every, ranking_weight=args.ranking_weight, task_group_size=args.task_group_size,
         task_group_mix=args.task_group_mix, contrary_pair_weight=args.contrary_pair_weight,
+        running_pair_weight=args.running_pair_weight, pass_ranking_weight=args.pass_ranking_weight,
     )
     torch.manual_seed(args.seed)
     model, tokenizer = model_from_backbone(args.backbone, max_length=args.max_length, head_hidden_sizes=args.head_hidden,

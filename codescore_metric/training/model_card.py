@@ -107,8 +107,12 @@ def model_card(model_dir: Path, evaluations: dict[str, dict], notes: str = "") -
     spread = ", each group spread over the task's PassRatios" if args.get("task_group_mix") == "spread" else ""
     contrary = (f", pairs whose better candidate is the farther from the reference weighted {1 + args['contrary_pair_weight']:g}x"
                 if args.get("contrary_pair_weight") else "")
+    running = (f", pairs of candidates that both run weighted {1 + args['running_pair_weight']:g}x"
+               if args.get("running_pair_weight") else "")
+    passing = (f" + {args['pass_ranking_weight']:g} x the same loss on the Passability logit"
+               if args.get("pass_ranking_weight") else "")
     ranking = (f" + {args['ranking_weight']} x within-task pairwise ranking loss (batches of {args['task_group_size']} "
-               f"candidates per task{spread}{contrary})") if args.get("ranking_weight") else ""
+               f"candidates per task{spread}{contrary}{running}){passing}") if args.get("ranking_weight") else ""
     sections = [
         "---\nlibrary_name: codescore\ntags: [code, code-evaluation, metric]\nlicense: apache-2.0\n---\n",
         f"# {config['provenance'].get('model_id', model_dir.name)}\n",

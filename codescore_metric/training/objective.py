@@ -36,7 +36,8 @@ def unice_loss(
 
 
 def within_task_ranking_loss(score_logits: torch.Tensor, pass_ratio: torch.Tensor, groups: torch.Tensor,
-                             distance: torch.Tensor | None = None, contrary_weight: float = 0.0) -> torch.Tensor:
+                             distance: torch.Tensor | None = None, contrary_weight: float = 0.0,
+                             executable: torch.Tensor | None = None, running_weight: float = 0.0) -> torch.Tensor:
     """RankNet-style pairwise loss over candidates of the same task: for each pair where one candidate has
     the higher PassRatio, ``softplus(-(z_better - z_worse))`` weighted by the PassRatio gap. L_Uni alone
     only asks each score to be near its label, which a model can meet by guessing the task's difficulty;
@@ -44,12 +45,19 @@ def within_task_ranking_loss(score_logits: torch.Tensor, pass_ratio: torch.Tenso
 
     With ``distance`` (each candidate's distance bucket from the reference) and ``contrary_weight`` > 0, a
     pair whose better candidate is the farther from the reference weighs ``1 + contrary_weight`` times more:
-    the pairs that nearness to the reference (what BLEU measures) orders wrongly."""
+    the pairs that nearness to the reference (what BLEU measures) orders wrongly.
+
+    With ``executable`` (each candidate's Executability label) and ``running_weight`` > 0, a pair of two
+    candidates that both run every test without an error weighs ``1 + running_weight`` times more: the pairs
+    that knowing which programs crash cannot order, only reading their logic can."""
     logits = score_logits.float()
     better = (pass_ratio[:, None] - pass_ratio[None, :]).clamp(min=0) * (groups[:, None] == groups[None, :])
     if not torch.any(better > 0):
         return logits.sum() * 0.0
     if distance is not None and contrary_weight:
         better = better * (1 + contrary_weight * (distance[:, None] > distance[None, :]))
+    if executable is not None and running_weight:
+        runs = executable > 0.5
+        better = better * (1 + running_weight * (runs[:, None] & runs[None, :]))
     pair_loss = F.softplus(-(logits[:, None] - logits[None, :]))
     return (better * pair_loss).sum() / better.sum()

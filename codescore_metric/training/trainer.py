@@ -61,6 +61,8 @@ class TrainingArguments:
     task_group_size: int = 0  # >= 2: batches of tasks with this many candidates each; 0: length-bucketed batches
     task_group_mix: str = "random"  # which of a task's candidates share a group: "random" or "spread" (over its PassRatios)
     contrary_pair_weight: float = 0.0  # extra ranking weight of pairs whose better candidate is the farther from the reference
+    running_pair_weight: float = 0.0  # extra ranking weight of pairs of candidates that both run every test without an error
+    pass_ranking_weight: float = 0.0  # weight of a within-task ranking loss on the Passability logit (all-pass above the rest)
     select_metric: str = "spearman"
     select_after: int = 0  # evaluations before this optimizer step are recorded but can neither be saved nor end the run
     patience: int = 2  # evaluations without improvement before stopping
@@ -83,6 +85,11 @@ class TrainingArguments:
         if self.contrary_pair_weight < 0 or (self.contrary_pair_weight and not self.ranking_weight):
             raise ValueError(f"contrary_pair_weight (--contrary-pair-weight) must be at least 0 and needs ranking_weight; "
                              f"got {self.contrary_pair_weight} with ranking_weight {self.ranking_weight}")
+        for name in ("running_pair_weight", "pass_ranking_weight"):
+            value = getattr(self, name)
+            if value < 0 or (value and not self.ranking_weight):
+                raise ValueError(f"{name} (--{name.replace('_', '-')}) must be at least 0 and needs ranking_weight; "
+                                 f"got {value} with ranking_weight {self.ranking_weight}")
         if self.task_group_mix not in GROUP_MIXES:
             raise ValueError(f"task_group_mix (--task-group-mix) must be one of {', '.join(GROUP_MIXES)}; got {self.task_group_mix!r}")
         if self.select_after < 0:
@@ -234,7 +241,10 @@ def train(
                 format_loss = unice_loss(logits, labels[:, 0], labels[:, 1], labels[:, 2], args.loss_weights)
                 if args.ranking_weight:
                     format_loss = format_loss + args.ranking_weight * within_task_ranking_loss(
-                        logits[:, 0], labels[:, 0], groups, batch_distance, args.contrary_pair_weight)
+                        logits[:, 0], labels[:, 0], groups, batch_distance, args.contrary_pair_weight,
+                        labels[:, 1], args.running_pair_weight)
+                if args.pass_ranking_weight:
+                    format_loss = format_loss + args.pass_ranking_weight * within_task_ranking_loss(logits[:, 2], labels[:, 2], groups)
                 (format_loss / args.gradient_accumulation).backward()
                 loss += format_loss.item()
             state["losses"].append(loss)
