@@ -393,6 +393,31 @@ def test_meta_evaluate_adds_within_task_tau_and_per_group_numbers_from_sliced_va
     assert written["settings"]["group_field"] == "generator"
 
 
+def test_the_programs_that_run_every_test_get_their_own_numbers(tmp_path):
+    rows = grouped_rows()
+    for index, row in enumerate(rows):
+        row["executable"] = int(index not in (0, 4))  # two crash: they have PassRatio 0
+    data = load_labelled(write(tmp_path / "r.jsonl", rows), extra_metrics=("m",))
+    results = meta_evaluate(data, [MetricRun("m", "extra", data.extras["m"], None)], Settings(group_field=None))
+    section = results["running"]
+    running = [1, 2, 3, 5, 6, 7]
+    truth, m = np.asarray([r["pass_ratio"] for r in rows]), np.asarray([r["m"] for r in rows])
+    tasks = [rows[i]["task_id"] for i in running]
+    assert section["group"] == "programs that run every test" and section["n"] == 6 and section["n_tasks"] == 3
+    got = section["metrics"][0]
+    assert got["spearman"] == pytest.approx(correlations(m[running], truth[running])["spearman"])
+    assert got["within_task_tau"] == pytest.approx(within_task_kendall(m[running], truth[running], tasks)["within_task_tau"])
+    text = rendering.markdown(results)
+    assert "## Metrics vs PassRatio on the programs that run every test (6 samples, 3 tasks" in text
+
+    def running_section(rows: list[dict], name: str):
+        loaded = load_labelled(write(tmp_path / name, rows), extra_metrics=("m",))
+        return meta_evaluate(loaded, [MetricRun("m", "extra", loaded.extras["m"], None)], Settings(group_field=None))["running"]
+
+    assert running_section(grouped_rows(), "no_executable_field.jsonl") is None
+    assert running_section([{**row, "executable": 1} for row in rows], "everything_runs.jsonl") is None
+
+
 def test_without_a_task_id_in_every_row_or_a_group_field_the_new_parts_are_absent(tmp_path):
     rows = grouped_rows()
     del rows[2]["task_id"]

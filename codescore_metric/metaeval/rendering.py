@@ -54,14 +54,17 @@ def _within_tasks(metrics: list[dict]) -> int:
     return metrics[0]["within_task_tasks"] if metrics else 0
 
 
+def _rows_section(title: str, group: dict, within: bool) -> list[str]:
+    tasks = f", {group['n_tasks']} tasks ({_within_tasks(group['metrics'])} for τ within task)" if within else ""
+    lines = ["", f"{title} ({group['n']} samples{tasks}; mean PassRatio {_number(group['avg_pass_ratio'])})", ""]
+    lines += _table(_agreement_header(within), [_agreement_cells(m, within) for m in group["metrics"]])
+    return lines + _notes(group["metrics"])
+
+
 def _by_group(section: dict, within: bool) -> list[str]:
     lines = ["", f"## Metrics vs PassRatio by {section['field']}", "", *(f"- {note}" for note in section["notes"])]
     for group in section["groups"]:
-        tasks = f", {group['n_tasks']} tasks ({_within_tasks(group['metrics'])} for τ within task)" if within else ""
-        lines += ["", f"### {section['field']} = {group['group']} ({group['n']} samples{tasks}; "
-                      f"mean PassRatio {_number(group['avg_pass_ratio'])})", ""]
-        lines += _table(_agreement_header(within), [_agreement_cells(m, within) for m in group["metrics"]])
-        lines += _notes(group["metrics"])
+        lines += _rows_section(f"### {section['field']} = {group['group']}", group, within)
     return lines
 
 
@@ -141,6 +144,10 @@ def markdown(results: dict) -> str:
         lines += _notes(results["heads"])
     if results.get("bootstrap"):
         lines += ["", f"## Uncertainty: {_bootstrap_title(results['bootstrap'])}", "", *_bootstrap_tables(results["bootstrap"])]
+    if results.get("running"):
+        lines += _rows_section("## Metrics vs PassRatio on the programs that run every test", results["running"], within)
+        lines.append("- only the rows whose `executable` label is 1 (no error on any test): how well a metric orders programs "
+                     "that it cannot tell apart by whether they crash; knowing the `executable` label alone orders none of them")
     if results["by_group"]:
         lines += _by_group(results["by_group"], within)
     if results["notes"]:

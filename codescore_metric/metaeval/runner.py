@@ -194,6 +194,27 @@ def group_indices(groups: list[tuple[str, ...]]) -> dict[str, np.ndarray]:
     return {name: np.asarray(members[name]) for name in sorted(members, key=lambda name: (name == NO_GROUP, name))}
 
 
+def _rows_section(name: str, indices: np.ndarray, data: LabelledData, runs: list[MetricRun]) -> dict:
+    """The continuous numbers (pooled and within task) of every run on the rows ``indices``."""
+    pass_ratio = data.pass_ratio[indices]
+    task_ids = None if data.task_ids is None else [data.task_ids[i] for i in indices]
+    return {"group": name, "n": len(indices), "n_tasks": None if task_ids is None else count_tasks(task_ids),
+            "avg_pass_ratio": float(np.mean(pass_ratio)),
+            "metrics": [{"name": run.name, **_agreement(run.values[indices], pass_ratio, task_ids)} for run in runs]}
+
+
+def _running_programs(data: LabelledData, runs: list[MetricRun]) -> dict | None:
+    """The continuous numbers on the programs that run every test without an error (``executable`` 1): how well a
+    metric orders what it cannot tell apart by whether it crashes. ``None`` without an executable field, or with
+    fewer than :data:`MIN_GROUP_ROWS` such rows, or when every row runs (the main table says it all)."""
+    if data.executable is None:
+        return None
+    indices = np.flatnonzero(np.asarray(data.executable) == 1)
+    if len(indices) < MIN_GROUP_ROWS or len(indices) == len(data.pass_ratio):
+        return None
+    return _rows_section("programs that run every test", indices, data, runs)
+
+
 def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
     """The continuous numbers on each group's rows with at least :data:`MIN_GROUP_ROWS` rows."""
     sections, small = [], []
@@ -201,11 +222,7 @@ def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
         if len(indices) < MIN_GROUP_ROWS:
             small.append(name)
             continue
-        pass_ratio = data.pass_ratio[indices]
-        task_ids = None if data.task_ids is None else [data.task_ids[i] for i in indices]
-        sections.append({"group": name, "n": len(indices), "n_tasks": None if task_ids is None else count_tasks(task_ids),
-                         "avg_pass_ratio": float(np.mean(pass_ratio)),
-                         "metrics": [{"name": run.name, **_agreement(run.values[indices], pass_ratio, task_ids)} for run in runs]})
+        sections.append(_rows_section(name, indices, data, runs))
     notes = []
     shared = sum(len(names) > 1 for names in data.groups)
     if shared:
@@ -240,7 +257,8 @@ def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings)
     }
     by_group = None if data.groups is None else _by_group(data, runs)
     return {"settings": asdict(settings), "ground_truth": ground_truth, "metrics": metrics, "binary": binary,
-            "heads": _heads(runs, data), "by_group": by_group, "bootstrap": _bootstrap(data, runs, settings, notes), "notes": notes}
+            "heads": _heads(runs, data), "running": _running_programs(data, runs), "by_group": by_group,
+            "bootstrap": _bootstrap(data, runs, settings, notes), "notes": notes}
 
 
 def _bootstrap(data: LabelledData, runs: list[MetricRun], settings: Settings, notes: list[str]) -> dict | None:
