@@ -82,10 +82,7 @@ class TrainingArguments:
             raise ValueError(f"max_per_task must be at least 1; got {self.max_per_task}")
         if self.ranking_weight and self.task_group_size < 2:
             raise ValueError("ranking_weight needs task_group_size >= 2, so that batches hold candidates of the same task")
-        if self.contrary_pair_weight < 0 or (self.contrary_pair_weight and not self.ranking_weight):
-            raise ValueError(f"contrary_pair_weight (--contrary-pair-weight) must be at least 0 and needs ranking_weight; "
-                             f"got {self.contrary_pair_weight} with ranking_weight {self.ranking_weight}")
-        for name in ("running_pair_weight", "pass_ranking_weight"):
+        for name in ("contrary_pair_weight", "running_pair_weight", "pass_ranking_weight"):
             value = getattr(self, name)
             if value < 0 or (value and not self.ranking_weight):
                 raise ValueError(f"{name} (--{name.replace('_', '-')}) must be at least 0 and needs ranking_weight; "
