@@ -11,7 +11,7 @@ _DTYPES = {
     "int8": torch.qint8, "qint8": torch.qint8,
     "int8-onnx": torch.quint8,
 }
-# torch.qint8 stands for torch's dynamic int8 quantization of the Linear layers (activations stay fp32);
+# torch.qint8 stands for torch's dynamic int8 quantization of the encoder's Linear layers (codescore_metric.quantization);
 # torch.quint8 for ONNX Runtime's dynamic int8 (int8 weights, uint8 activations per batch). Both CPU only.
 DTYPE_NAMES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16", torch.qint8: "int8", torch.quint8: "int8-onnx"}
 INT8_DTYPES = (torch.qint8, torch.quint8)
@@ -38,7 +38,7 @@ def resolve_device(device: str | torch.device | None = None) -> torch.device:
 
 def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
     """``None`` means fp32 (the authors' inference precision); accepts 'fp32', 'bf16', 'fp16', 'int8', 'int8-onnx'
-    or a torch dtype. 'int8' (``torch.qint8``) is torch's dynamic quantization of every ``nn.Linear``, 'int8-onnx'
+    or a torch dtype. 'int8' (``torch.qint8``) is torch's dynamic quantization of every encoder ``nn.Linear``, 'int8-onnx'
     (``torch.quint8``) ONNX Runtime's on the exported graph; both on CPU only."""
     if dtype is None:
         return torch.float32

@@ -28,7 +28,7 @@ from codescore_metric.formats import OUTPUT_NAMES, InputFormat
 from codescore_metric.inputs import choose_format, text_list, validate_inputs
 from codescore_metric.layer_mix import NORMALIZATIONS
 from codescore_metric.onnx_int8 import OnnxInt8Model
-from codescore_metric.quantization import is_quantized, quantize_int8
+from codescore_metric.quantization import INT8_SIGNATURE_NAME, is_quantized, quantize_int8
 
 logger = logging.getLogger(__name__)
 
@@ -104,10 +104,10 @@ class CodeScorer:
     layer-mix statistics: ``"sample"`` (a score never depends on its batch) or ``"batch"`` (the
     authors' batch statistics, with their batching, for parity). Models are cached per process.
     ``dtype``: ``"fp32"`` (default), ``"bf16"``, ``"fp16"`` (the encoder's weights; the layer mix and heads
-    stay fp32), ``"int8"`` on CPU only (dynamic quantization of every ``nn.Linear``, encoder and heads, of
-    a copy of the model, so fp32 scorers of the same checkpoint are unaffected; inputs stay fp32) or
-    ``"int8-onnx"`` on CPU only (ONNX Runtime on the model's int8 graph, exported once and cached on disk;
-    ``pip install 'codescore-metric[onnx]'``; closer to fp32 and faster than ``"int8"``).
+    stay fp32), ``"int8"`` on CPU only (dynamic quantization of every encoder ``nn.Linear``, the first token
+    kept fp32, of a copy of the model, so fp32 scorers of the same checkpoint are unaffected; see
+    ``quantization``) or ``"int8-onnx"`` on CPU only (ONNX Runtime on the model's int8 graph, exported once
+    and cached on disk; ``pip install 'codescore-metric[onnx]'``).
 
     Predictions are whole programs (module level), not bare function bodies. With ``static_checks``
     certain facts are not estimated (`certain_reason`): a prediction that does not compile as Python (so
@@ -187,6 +187,11 @@ class CodeScorer:
         self.static_checks = static_checks
         self.encoder = SegmentEncoder(self.tokenizer, self.config.encoding_spec)
 
+    @property
+    def _dtype_name(self) -> str:
+        """The dtype as the signature shows it; torch int8 with its activation bits, on which its scores depend."""
+        return INT8_SIGNATURE_NAME if self.dtype == torch.qint8 else DTYPE_NAMES[self.dtype]
+
     def signature(self, input_format: str | InputFormat | None = None) -> str:
         """A reproducibility string in the spirit of sacrebleu's: version, model@revision, format, profile, dtype, static checks."""
         fmt = InputFormat.parse(input_format or self.config.default_input_format).value
@@ -197,7 +202,7 @@ class CodeScorer:
             f"{'+layout' if self.config.layout_tokens else ''}{'+changes' if self.config.change_tokens else ''}"
             f"{'+distance' if self.config.distance_tokens else ''}"
             f"|len:{self.config.max_length}"
-            f"|norm:{self.normalization}|dtype:{DTYPE_NAMES[self.dtype]}|static:{'on' if self.static_checks else 'off'}"
+            f"|norm:{self.normalization}|dtype:{self._dtype_name}|static:{'on' if self.static_checks else 'off'}"
         )
 
     def score(

@@ -8,7 +8,7 @@ import torch
 
 from codescore_metric import CodeScorer, clear_model_cache
 from codescore_metric.devices import resolve_dtype
-from codescore_metric.quantization import is_quantized
+from codescore_metric.quantization import ACTIVATION_BITS, INT8_SIGNATURE_NAME, FirstTokenFp32Linear, is_quantized, quantize_int8
 from tests.test_scorer import PREDICTIONS, REFERENCES, SOURCES
 from tests.tiny_model import build_tiny_model_dir
 
@@ -29,19 +29,26 @@ def linears(model) -> list[str]:
     return [name for name, module in model.named_modules() if type(module) is torch.nn.Linear]
 
 
+def quantized_linear(linear: torch.nn.Linear) -> FirstTokenFp32Linear:
+    model = torch.nn.Module()
+    model.encoder = torch.nn.Sequential(linear)
+    return quantize_int8(model).encoder[0]
+
+
 def test_int8_is_close_to_fp32_and_says_so(model_dir):
     fp32 = CodeScorer(model_dir, device="cpu")
     int8 = CodeScorer(model_dir, device="cpu", dtype="int8")
     result = int8.score(PREDICTIONS, **INPUTS)
-    assert "|dtype:int8|" in result.signature and "|dtype:fp32|" in fp32.signature()
+    assert f"|dtype:{INT8_SIGNATURE_NAME}|" in result.signature and "|dtype:fp32|" in fp32.signature()
     # Measured on this tiny model: at most 0.021 (over all three outputs); another random model or heads
     # with halved weights differ by 0.18 or more, so the bound catches a broken path
     difference = np.abs(outputs(result) - outputs(fp32.score(PREDICTIONS, **INPUTS)))
     assert 0 < difference.max() < 0.04
-    assert linears(int8.model) == []  # every Linear, encoder and heads, is quantized
+    assert linears(int8.model.encoder) == []  # every encoder Linear is int8; the small heads stay fp32
+    assert linears(int8.model) == linears(fp32.model)[-len(linears(int8.model)):] != []
     assert is_quantized(int8.model) and not is_quantized(fp32.model)
     assert next(int8.model.encoder.parameters()).dtype == torch.float32  # embeddings and inputs stay fp32
-    schemes = {module.weight().qscheme() for module in int8.model.modules() if is_quantized(module) and hasattr(module, "weight")}
+    schemes = {module.quantized.weight().qscheme() for module in int8.model.modules() if isinstance(module, FirstTokenFp32Linear)}
     assert schemes == {torch.per_channel_affine}  # one scale per output channel, not per tensor
 
 
@@ -98,4 +105,48 @@ def test_deprecation_notices_are_logged_other_warnings_pass(model_dir, monkeypat
 def test_from_model_reports_int8(model_dir):
     int8 = CodeScorer(model_dir, dtype="int8")
     wrapped = CodeScorer.from_model(int8.model, int8.tokenizer, model_id="m")
-    assert "|dtype:int8|" in wrapped.signature()
+    assert f"|dtype:{INT8_SIGNATURE_NAME}|" in wrapped.signature()
+
+
+def test_first_token_is_fp32_and_leaves_the_scale_of_the_rest():
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(64, 32)
+    int8 = quantized_linear(linear)
+    x = torch.randn(3, 20, 64)
+    x[:, 0] *= 200  # the first token's outliers, as in BERT
+    before = x.clone()
+    with torch.inference_mode():
+        got, exact = int8(x), linear(x)
+        plain = torch.ops.quantized.linear_dynamic(x, int8.quantized._packed_params._packed_params, reduce_range=int8.reduce_range)
+    assert torch.equal(x, before)  # the input is put back as it was
+    assert torch.allclose(got[:, 0], exact[:, 0], atol=1e-5)  # first token in fp32
+    rest_error = (got[:, 1:] - exact[:, 1:]).abs().max()
+    plain_error = (plain[:, 1:] - exact[:, 1:]).abs().max()
+    assert rest_error < 0.05 < plain_error / 4  # a scale set by the outliers would be far coarser
+    with pytest.raises(ValueError, match=r"\[batch, tokens, features\]"):
+        int8(x[0])
+
+
+def test_activation_bits_follow_vnni_and_are_exact():
+    bits = 8 if getattr(torch.cpu, "_is_vnni_supported", lambda: False)() else 7
+    assert bits == ACTIVATION_BITS
+    assert INT8_SIGNATURE_NAME.endswith(f"-a{bits}")
+    torch.manual_seed(1)
+    linear = torch.nn.Linear(96, 48)
+    linear.weight.data[:, :4] *= 20  # large products, where a saturating kernel would go wrong
+    int8 = quantized_linear(linear)
+    x = torch.randn(2, 30, 96)
+    x[..., :4] = 5 + 3 * torch.rand(2, 30, 4)
+    with torch.inference_mode():
+        got = int8(x)[:, 1:]
+    # the same product done in integers: uint8 activations (one scale for tokens 1..), int8 weights per channel
+    rest = x[:, 1:]
+    levels = 2 ** ACTIVATION_BITS - 1
+    low, high = min(rest.min().item(), 0.0), max(rest.max().item(), 0.0)
+    scale = (high - low) / levels
+    zero = round(-low / scale)
+    codes = torch.clamp(torch.round(rest / scale) + zero, 0, levels).long() - zero
+    weight = int8.quantized.weight()
+    products = codes @ weight.int_repr().long().t()
+    expected = products.float() * scale * weight.q_per_channel_scales().float() + linear.bias.detach()
+    assert torch.allclose(got, expected, atol=1e-4)

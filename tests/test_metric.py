@@ -14,6 +14,7 @@ from evaluate.loading import get_imports
 from sacrebleu.metrics import BLEU
 
 from codescore_metric import CodeScorer
+from codescore_metric.quantization import INT8_SIGNATURE_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = str(ROOT / "codescore.py")
@@ -162,7 +163,7 @@ def test_init_kwargs_reach_the_scorer(tiny_model_dir):
 def test_int8_through_the_metric(tiny_model_dir):
     result = load("ref", tiny_model_dir, device="cpu", dtype="int8").compute(
         predictions=PREDS, references=REFS, bleu=False, codebleu=False, return_per_sample=False)
-    assert "|dtype:int8|" in result["signature"]
+    assert f"|dtype:{INT8_SIGNATURE_NAME}|" in result["signature"]
     assert result["codescore"] == pytest.approx(CodeScorer(tiny_model_dir, dtype="int8").score(PREDS, references=REFS).mean()["codescore"])
 
 

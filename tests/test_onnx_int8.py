@@ -10,6 +10,7 @@ import codescore_metric.onnx_int8 as onnx_int8
 from codescore_metric import CodeScorer, clear_model_cache
 from codescore_metric.cli import main
 from codescore_metric.devices import resolve_dtype
+from codescore_metric.quantization import INT8_SIGNATURE_NAME
 from tests.test_scorer import PREDICTIONS, REFERENCES, SOURCES
 from tests.tiny_model import build_tiny_model_dir
 
@@ -97,13 +98,13 @@ def test_onnx_int8_needs_the_cpu_and_wraps(model_dir):
     assert "|dtype:int8-onnx|" in wrapped.signature() and wrapped.device.type == "cpu"
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int8-onnx"])
-def test_cli_takes_both_int8_engines(dtype, model_dir, tmp_path, capsys):
+@pytest.mark.parametrize(("dtype", "shown"), [("int8", INT8_SIGNATURE_NAME), ("int8-onnx", "int8-onnx")])
+def test_cli_takes_both_int8_engines(dtype, shown, model_dir, tmp_path, capsys):
     rows = [{"generated_code": p, "golden_code": r, "source": s} for p, r, s in zip(PREDICTIONS, REFERENCES, SOURCES)]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "out.jsonl"
     assert main(["score", str(source), "-o", str(out), "--checkpoint", str(model_dir), "--dtype", dtype, "--no-progress"]) == 0
-    assert f"|dtype:{dtype}|" in capsys.readouterr().err
+    assert f"|dtype:{shown}|" in capsys.readouterr().err
     expected = CodeScorer(model_dir, dtype=dtype).score(PREDICTIONS, **INPUTS).codescore
     assert [json.loads(line)["codescore"] for line in out.read_text().splitlines()] == pytest.approx(expected, abs=1e-6)

@@ -12,8 +12,8 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
     """Add --device, --dtype, --normalization, --static-checks and --batch-size, named as `CodeScorer` names them."""
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps (default: best available)")
     parser.add_argument("--dtype", choices=DTYPE_CHOICES,
-                        help="inference precision (default fp32); int8: torch dynamic quantization; int8-onnx: ONNX Runtime "
-                             "int8, closer to fp32 and faster (pip install 'codescore-metric[onnx]'); both CPU only")
+                        help="inference precision (default fp32); int8: torch dynamic quantization, the first token in fp32; "
+                             "int8-onnx: ONNX Runtime int8 (pip install 'codescore-metric[onnx]'); both CPU only")
     parser.add_argument("--normalization", choices=["sample", "batch"], help="layer-mix statistics (default: the model's)")
     parser.add_argument("--static-checks", action=argparse.BooleanOptionalAction,
                         help="decide what the code shows for certain, without the model: code that does not compile, "
