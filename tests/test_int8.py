@@ -40,12 +40,13 @@ def test_int8_is_close_to_fp32_and_says_so(model_dir):
     int8 = CodeScorer(model_dir, device="cpu", dtype="int8")
     result = int8.score(PREDICTIONS, **INPUTS)
     assert f"|dtype:{INT8_SIGNATURE_NAME}|" in result.signature and "|dtype:fp32|" in fp32.signature()
-    # Measured on this tiny model: at most 0.021 (over all three outputs); another random model or heads
-    # with halved weights differ by 0.18 or more, so the bound catches a broken path
+    # Measured on this tiny model over all three outputs: 4e-5 with 8-bit activations, 8e-5 with 7-bit (plain
+    # per-batch int8 on every Linear: 0.021); another random model or heads with halved weights differ by 0.18
+    # or more, so the bound catches a broken path
     difference = np.abs(outputs(result) - outputs(fp32.score(PREDICTIONS, **INPUTS)))
-    assert 0 < difference.max() < 0.04
+    assert 0 < difference.max() < 0.002
     assert linears(int8.model.encoder) == []  # every encoder Linear is int8; the small heads stay fp32
-    assert linears(int8.model) == linears(fp32.model)[-len(linears(int8.model)):] != []
+    assert linears(int8.model) == [name for name in linears(fp32.model) if not name.startswith("encoder.")] != []
     assert is_quantized(int8.model) and not is_quantized(fp32.model)
     assert next(int8.model.encoder.parameters()).dtype == torch.float32  # embeddings and inputs stay fp32
     schemes = {module.quantized.weight().qscheme() for module in int8.model.modules() if isinstance(module, FirstTokenFp32Linear)}
