@@ -4,7 +4,8 @@ Weights of every encoder Linear are stored as int8 with one scale per output cha
 on the fly, one scale per batch, except the first token's: in this BERT the first token's hidden state carries
 outliers 2-4x larger than any other token's (up to 28 against 11 at the FFN input), and a batch scale stretched to
 them loses most of the other tokens' precision. So each int8 Linear computes the first token in fp32 and the
-rest in int8 with a scale set by the rest (``FirstTokenFp32Linear``). Activations use 8 bits where the CPU has
+rest in int8 with a scale set by the rest (``FirstTokenFp32Linear``, which keeps the fp32 weights for that row,
+so int8 is about speed, not memory). Activations use 8 bits where the CPU has
 VNNI (exact there) and 7 bits elsewhere, where torch's x86 kernels need the reduced range to avoid overflow
 (``ACTIVATION_BITS``, shown in the signature). Embeddings, layer norms, the layer mix and the small heads stay
 fp32. torch marks ``torch.ao.quantization`` as deprecated (torchao replaces it); its two deprecation warnings are
