@@ -87,7 +87,8 @@ def quantize_int8(model: nn.Module, *, inplace: bool = False) -> nn.Module:
         warnings.simplefilter("always")
         model = model if inplace else copy.deepcopy(model)
         linears = {name: module for name, module in model.encoder.named_modules() if type(module) is nn.Linear}
-        quantized = quantize_dynamic(nn.ModuleList(linears.values()), {nn.Linear: per_channel}, dtype=torch.qint8, inplace=False)
+        # in place on a list of the Linears: no copy of their weights, which stay in the model's encoder until swapped below
+        quantized = quantize_dynamic(nn.ModuleList(linears.values()), {nn.Linear: per_channel}, dtype=torch.qint8, inplace=True)
     for warning in caught:
         if _is_deprecation_notice(warning):
             if not _told:
