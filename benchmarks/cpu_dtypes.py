@@ -10,6 +10,10 @@ runs in a fresh process, so that its peak RSS is its own:
 
     python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --markdown benchmarks/results/cpu_dtypes.md
     python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --limit 5 --markdown /tmp/cpu_dtypes.md  # a quick check
+
+On a shared host whose speed drifts from minute to minute, ``--rounds N`` runs every dtype N times, interleaved
+(fp32, int8, ..., fp32, int8, ...), and reports the median samples/s and the median of each round's ratio to that
+round's fp32, with the range of those ratios.
 """
 
 from __future__ import annotations
@@ -109,6 +113,20 @@ def spearman(scores, labels) -> float:
     return float(spearmanr(scores, labels).statistic)
 
 
+def combine_rounds(rounds: list[dict[str, dict]]) -> dict[str, dict]:
+    """Each dtype's first run, with the median samples/s over the rounds and, beside fp32, ``speedups``: each
+    round's samples/s over that round's fp32 (interleaved runs share the host's state of the moment)."""
+    runs = {}
+    for dtype, first in rounds[0].items():
+        rates = [one[dtype]["samples_per_s"] for one in rounds]
+        runs[dtype] = {**first, "samples_per_s": float(np.median(rates)),
+                       "peak_rss_mb": max(one[dtype]["peak_rss_mb"] for one in rounds),
+                       "rss_growth_mb": max(one[dtype]["rss_growth_mb"] for one in rounds)}
+        if "fp32" in rounds[0]:
+            runs[dtype]["speedups"] = [one[dtype]["samples_per_s"] / one["fp32"]["samples_per_s"] for one in rounds]
+    return runs
+
+
 def compare(runs: dict[str, dict], labels: list[float]) -> None:
     """Add ``max_abs_diff`` and ``spearman`` (and ``spearman_change``) against fp32 to each run."""
     base = runs.get("fp32")
@@ -129,6 +147,14 @@ def environment(threads: int) -> str:
             f"{torch.__version__} with {threads} thread(s), quantized engine {torch.backends.quantized.engine}")
 
 
+def format_speedup(speedups: list[float] | None) -> str:
+    """``1.70x``, or with several rounds their median and range, ``1.70x (1.52-1.81)``; ``n/a`` without fp32."""
+    if not speedups:
+        return "n/a"
+    median = f"{float(np.median(speedups)):.2f}x"
+    return median if len(speedups) == 1 else f"{median} ({min(speedups):.2f}-{max(speedups):.2f})"
+
+
 def markdown(runs: dict[str, dict], args, count: int) -> str:
     signature = next(iter(runs.values()))["signature"]
     lines = [
@@ -138,15 +164,17 @@ def markdown(runs: dict[str, dict], args, count: int) -> str:
         f"model `{signature.split('|model:')[1].split('|')[0]}`; {environment(args.threads)}. "
         f"Of these, {next(iter(runs.values()))['certain']} score 0 by the static checks without the model.",
         "",
-        f"`python benchmarks/cpu_dtypes.py {args.data}{f' --limit {args.limit}' if args.limit else ''} --threads {args.threads}`",
+        f"`python benchmarks/cpu_dtypes.py {args.data} --dtypes {' '.join(args.dtypes)}{f' --limit {args.limit}' if args.limit else ''}"
+        f" --threads {args.threads}{f' --rounds {args.rounds}' if args.rounds > 1 else ''}`"
+        + (f" (samples/s: median of {args.rounds} interleaved rounds; vs fp32: median of each round's ratio, range in brackets)"
+           if args.rounds > 1 else ""),
         "",
         "| dtype | samples/s | vs fp32 | load (s) | peak RSS (MB) | RSS growth (MB) | max abs diff vs fp32 | Spearman vs PassRatio "
         "| change vs fp32 |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    base = runs.get("fp32", {}).get("samples_per_s")
     for dtype, run in runs.items():
-        speedup = f"{run['samples_per_s'] / base:.2f}x" if base else "n/a"
+        speedup = format_speedup(run.get("speedups"))
         lines.append(f"| {dtype} | {run['samples_per_s']:.2f} | {speedup} | {run['load_s']:.1f} | {run['peak_rss_mb']:.0f} | "
                      f"{run['rss_growth_mb']:.0f} | {run['max_abs_diff']:.4f} | {run['spearman']:.4f} | {run['spearman_change']:+.4f} |")
     lines += ["", "RSS growth: peak RSS minus the RSS just after importing torch and `codescore_metric`, in the same process.",
@@ -162,14 +190,18 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads per run")
     parser.add_argument("--limit", type=int, help="first N rows only")
+    parser.add_argument("--rounds", type=int, default=1, help="run every dtype this many times, interleaved (medians)")
     parser.add_argument("--markdown", type=Path, default=RESULTS, help=f"table to write (default {RESULTS})")
     args = parser.parse_args()
     rows = load_rows(args.data, args.limit)
     inputs = texts(rows)
-    runs = {}
-    for dtype in args.dtypes:
-        runs[dtype] = measure(args.checkpoint, dtype, inputs, args.batch_size, args.threads)
-        print(f"{dtype}: {runs[dtype]['samples_per_s']:.2f} samples/s, peak RSS {runs[dtype]['peak_rss_mb']:.0f} MB", flush=True)
+    rounds: list[dict[str, dict]] = []
+    for number in range(1, args.rounds + 1):
+        rounds.append({})
+        for dtype in args.dtypes:
+            rounds[-1][dtype] = run = measure(args.checkpoint, dtype, inputs, args.batch_size, args.threads)
+            print(f"round {number}, {dtype}: {run['samples_per_s']:.2f} samples/s, peak RSS {run['peak_rss_mb']:.0f} MB", flush=True)
+    runs = combine_rounds(rounds)
     compare(runs, [float(row[LABEL]) for row in rows])
     text = markdown(runs, args, len(rows))
     emit(text, args.markdown)
