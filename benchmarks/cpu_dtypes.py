@@ -8,8 +8,11 @@ runs in a fresh process, so that its peak RSS is its own:
 - peak RSS: ``ru_maxrss`` of that process, and its growth from just after ``import torch`` (model, activations);
 - max |Δ CodeScore| against fp32, and Spearman ρ of CodeScore with the execution PassRatio (and its change).
 
-    python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --markdown benchmarks/results/cpu_dtypes.md
-    python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --limit 5 --markdown /tmp/cpu_dtypes.md  # a quick check
+    python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --markdown /tmp/cpu_dtypes.md
+    python benchmarks/cpu_dtypes.py work/real/mbpp/validation.jsonl --limit 5  # a quick check, printed only
+
+The table is printed, and written to ``--markdown`` when given; ``benchmarks/results/cpu_dtypes.md`` collects such
+tables by hand with what each measurement was for, so point ``--markdown`` elsewhere and copy the table in.
 
 On a shared host whose speed drifts from minute to minute, ``--rounds N`` runs every dtype N times, interleaved
 (fp32, int8, ..., fp32, int8, ...), and reports the median samples/s and the median of each round's ratio to that
@@ -34,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from codescore_metric.formats import COLUMN_FOR_FIELD
 from codescore_metric.jsonl import read_records
 
-RESULTS = Path(__file__).parent / "results" / "cpu_dtypes.md"
+RESULTS = "benchmarks/results/cpu_dtypes.md"  # collected by hand from runs of this script
 DTYPES = ("fp32", "bf16", "int8", "int8-onnx")
 LABEL = "pass_ratio"
 
@@ -191,8 +194,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads per run")
     parser.add_argument("--limit", type=int, help="first N rows only")
     parser.add_argument("--rounds", type=int, default=1, help="run every dtype this many times, interleaved (medians)")
-    parser.add_argument("--markdown", type=Path, default=RESULTS, help=f"table to write (default {RESULTS})")
+    parser.add_argument("--markdown", type=Path, help=f"also write the table here (not {RESULTS})")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1; got {args.rounds}")
     rows = load_rows(args.data, args.limit)
     inputs = texts(rows)
     rounds: list[dict[str, dict]] = []
