@@ -31,7 +31,9 @@
 # ALT_REF_KINDS (the kinds of rows that may, e.g. generation; default: all) and SKIP_CERTAIN (1: leave out training rows
 # whose scores the scorer's static checks decide; default 0) and POOLING (what the heads read: mean over every token,
 # the default; prediction: over the generated code's tokens; prediction+mean: both side by side) and STRIP_ANNOTATIONS
-# (1: the model reads code without the type annotations of parameters, return values and locals; default 0).
+# (1: the model reads code without the type annotations of parameters, return values and locals; default 0) and
+# GEN_MUTANTS (per training task, one mutant each of this many real programs that pass every test; default 0) and
+# GEN_MUTANT_REF (what those mutants read as reference: task, the default, or parent, the program each was made from).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -51,6 +53,7 @@ alt_kinds=(); [ -n "${ALT_REF_KINDS:-}" ] && alt_kinds=(--alternative-reference-
 NESTED_PASS=${NESTED_PASS:-0}
 skip_certain=(); [ "${SKIP_CERTAIN:-0}" = 1 ] && skip_certain=(--skip-certain)
 strip_annotations=(); [ "${STRIP_ANNOTATIONS:-0}" = 1 ] && strip_annotations=(--strip-annotations)
+gen_mutants=(); [ "${GEN_MUTANTS:-0}" != 0 ] && gen_mutants=(--generation-mutants "$GEN_MUTANTS" --generation-mutant-reference "${GEN_MUTANT_REF:-task}")
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -73,7 +76,7 @@ step_done() {  # $1: step name; records the minutes since the last step (0 when 
 
 [ -f "$WORK/mbpp/dataset/dataset_dict.json" ] || codescore build-data --input "$MBPP" --benchmark mbpp \
     --mbpp-train all --nl-style mixed --generations "$GENERATIONS" --generation-tasks-only --reference-rows \
-    -o "$WORK/mbpp" --candidates-per-task "$SYNTHETIC" --seed "$SEED" --no-progress "${limit[@]}"
+    -o "$WORK/mbpp" --candidates-per-task "$SYNTHETIC" --seed "$SEED" --no-progress "${limit[@]}" "${gen_mutants[@]}"
 step_done "MBPP data"
 [ -f "$WORK/humaneval/eval.jsonl" ] || codescore build-data --input "$HUMANEVAL" --benchmark humaneval --eval-only \
     -o "$WORK/humaneval" --candidates-per-task 12 --seed "$SEED" --no-progress
@@ -97,7 +100,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, GEN_MUTANTS=${GEN_MUTANTS:-0}, GEN_MUTANT_REF=${GEN_MUTANT_REF:-task}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"

@@ -432,6 +432,29 @@ def test_generation_mutants_are_near_misses_of_passing_real_programs_in_their_ow
         BuildConfig("generic", tmp_path / "o", input=source, generation_mutants=1)
 
 
+def test_generation_mutants_can_read_their_parent_program_as_reference(tmp_path):
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    parents = {"t1": "def clamp_sum(xs, low):\n    # raise\n    return sum(max(x, low) for x in xs)\n",
+               "t2": "def count_vowels(s):\n    # count\n    return sum(c in 'aeiou' for c in s.lower())\n",
+               "t3": "def max_even(xs):\n    # evens\n    return max([x for x in xs if x % 2 == 0], default=-1)\n"}
+    generations = _write(tmp_path / "generations.jsonl", [{"task_id": t, "program": p, "models": ["m"]} for t, p in parents.items()])
+    mutants, references = {}, {task["task_id"]: task["program"] for task in GENERIC_TASKS}
+    for reference in ("task", "parent"):
+        config = BuildConfig("generic", tmp_path / reference, input=source, per_task=0, seed=0, workers=2,
+                             validation_fraction=0.34, tests_per_task=0, limits=LIMITS, progress=False,
+                             generations=(generations,), generation_mutants=1, generation_mutant_reference=reference)
+        mutants[reference] = [row for row in build(config).rows["train"] if row["kind"] == "generation_mutant"]
+    assert mutants["parent"] and len(mutants["parent"]) == len(mutants["task"])
+    for by_task, by_parent in zip(mutants["task"], mutants["parent"]):
+        assert by_task["golden_code"] == references[by_task["task_id"]]
+        assert by_parent["golden_code"] == parents[by_parent["task_id"]] != by_parent["generated_code"]
+        # the same mutant with the same labels; only the reference differs
+        assert {**by_parent, "golden_code": None} == {**by_task, "golden_code": None}
+    with pytest.raises(ValueError, match="generation_mutant_reference must be one of task, parent, got 'sibling'"):
+        BuildConfig("generic", tmp_path / "o", input=source, generations=(generations,), generation_mutants=1,
+                    generation_mutant_reference="sibling")
+
+
 def test_a_reference_failing_only_on_its_first_run_is_rerun_alone_and_kept(tmp_path, monkeypatch):
     # A reference whose one test fails until a marker file exists (as a slow test times out on a loaded machine
     # and passes on a quiet one); the marker appears once the first, parallel run is over. Both runs are real

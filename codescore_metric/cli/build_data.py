@@ -45,6 +45,9 @@ def register(subparsers) -> None:
     parser.add_argument("--generation-mutants", type=int, default=0, metavar="N",
                         help="per training task, one mutant each of N real programs that pass every test, in the "
                              "program's own layout (kind generation_mutant; default 0)")
+    parser.add_argument("--generation-mutant-reference", choices=("task", "parent"), default="task",
+                        help="what those mutants read as reference: the task's (default), or the real program each "
+                             "was made from (a mistake in LLM-written code beside the code it was made from)")
     parser.add_argument("--limit", type=int, help="at most this many tasks per split (quick runs)")
     parser.add_argument("--eval-only", action="store_true", help="write one labelled eval.jsonl, no training dataset "
                                                                  "(MBPP: its validation tasks)")
@@ -77,6 +80,7 @@ def run(args) -> int:
                          shared_process=not args.process_per_test, generations=tuple(args.generations),
                          generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
                          generation_mutants=args.generation_mutants,
+                         generation_mutant_reference=args.generation_mutant_reference,
                          limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout),
                          ray_address=args.ray)
     report = build(config)

@@ -45,6 +45,8 @@ MBPP_SPLITS = {"train": range(601, 975), "validation": range(511, 601)}
 MBPP_TRAIN_CHOICES = ("standard", "all")  # all: every task outside validation (prompt 1-10, test 11-510, train 601-974)
 # The NL column: the benchmark's text, a HumanEval-style docstring prompt, or either per candidate (seeded).
 NL_STYLES = ("text", "prompt", "mixed")
+# task: a generation mutant reads the task's reference; parent: the passing real program it was made from
+GENERATION_MUTANT_REFERENCES = ("task", "parent")
 NL_FIELDS = {"mbpp": ("text",), "humaneval": ("prompt",), "generic": ("source", "text", "prompt")}
 # Each output column and its type: the three texts and three labels, then where the row comes from.
 COLUMN_TYPES = {**{column: "string" for column in COLUMN_FOR_FIELD.values()},
@@ -80,6 +82,7 @@ class BuildConfig:
     generation_tasks_only: bool = False  # build only the tasks that have generations
     reference_rows: bool = False  # the reference itself is a training candidate (PassRatio 1)
     generation_mutants: int = 0  # per training task: one mutant each of this many real programs that pass every test
+    generation_mutant_reference: str = "task"  # what such a mutant reads as reference: the task's, or its parent program
     ray_address: str | None = None  # None: label on this machine; else on Ray (execution.distributed; '': a local cluster)
 
     def __post_init__(self):
@@ -110,6 +113,9 @@ class BuildConfig:
             raise ValueError("generation_tasks_only and generation_mutants need at least one generations file")
         if self.generation_mutants < 0:
             raise ValueError(f"generation_mutants must be >= 0, got {self.generation_mutants}")
+        if self.generation_mutant_reference not in GENERATION_MUTANT_REFERENCES:
+            raise ValueError(f"generation_mutant_reference must be one of {', '.join(GENERATION_MUTANT_REFERENCES)}, "
+                             f"got {self.generation_mutant_reference!r}")
 
 
 @dataclass(frozen=True)
@@ -356,7 +362,8 @@ def _rerun_failed_references(plan: list, jobs: list, results: list, config: Buil
 
 def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: BuildConfig) -> list[dict]:
     """Rows for mutants of real programs that pass every test: per task, up to ``config.generation_mutants``
-    such programs (a seeded draw), one mutant each, run and labelled like the others."""
+    such programs (a seeded draw), one mutant each, run and labelled like the others. Each reads the task's
+    reference, or with ``generation_mutant_reference="parent"`` the program it was made from."""
     passing: dict[str, list[dict]] = {}
     for row in rows:
         if row["kind"] == KIND and row["all_pass"]:
@@ -371,8 +378,10 @@ def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: B
     jobs = [tasks[base["task_id"]].job(_program(tasks[base["task_id"]], candidate)) for base, candidate in plan]
     results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
                                          shared_process=config.shared_process)
+    parent = config.generation_mutant_reference == "parent"
     return [{**base, _PREDICTION_COLUMN: candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
-             "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail}
+             "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail,
+             **({_REFERENCE_COLUMN: base[_PREDICTION_COLUMN]} if parent else {})}
             for (base, candidate), result in _progress(zip(plan, results), len(plan), "label mutants", config.progress)]
 
 
