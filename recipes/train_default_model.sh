@@ -53,7 +53,7 @@ alt_kinds=(); [ -n "${ALT_REF_KINDS:-}" ] && alt_kinds=(--alternative-reference-
 NESTED_PASS=${NESTED_PASS:-0}
 skip_certain=(); [ "${SKIP_CERTAIN:-0}" = 1 ] && skip_certain=(--skip-certain)
 strip_annotations=(); [ "${STRIP_ANNOTATIONS:-0}" = 1 ] && strip_annotations=(--strip-annotations)
-gen_mutants=(); [ "${GEN_MUTANTS:-0}" != 0 ] && gen_mutants=(--generation-mutants "$GEN_MUTANTS" --generation-mutant-reference "${GEN_MUTANT_REF:-task}")
+gen_mutants=(--generation-mutants "${GEN_MUTANTS:-0}" --generation-mutant-reference "${GEN_MUTANT_REF:-task}")
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}

@@ -453,6 +453,8 @@ def test_generation_mutants_can_read_their_parent_program_as_reference(tmp_path)
     with pytest.raises(ValueError, match="generation_mutant_reference must be one of task, parent, got 'sibling'"):
         BuildConfig("generic", tmp_path / "o", input=source, generations=(generations,), generation_mutants=1,
                     generation_mutant_reference="sibling")
+    with pytest.raises(ValueError, match=r"set generation_mutants .* to at least 1"):  # parent without mutants
+        BuildConfig("generic", tmp_path / "o", input=source, generations=(generations,), generation_mutant_reference="parent")
 
 
 def test_a_reference_failing_only_on_its_first_run_is_rerun_alone_and_kept(tmp_path, monkeypatch):

@@ -116,6 +116,9 @@ class BuildConfig:
         if self.generation_mutant_reference not in GENERATION_MUTANT_REFERENCES:
             raise ValueError(f"generation_mutant_reference must be one of {', '.join(GENERATION_MUTANT_REFERENCES)}, "
                              f"got {self.generation_mutant_reference!r}")
+        if self.generation_mutant_reference != "task" and not self.generation_mutants:
+            raise ValueError(f"generation_mutant_reference={self.generation_mutant_reference!r} applies to generation "
+                             "mutants; set generation_mutants (--generation-mutants N) to at least 1")
 
 
 @dataclass(frozen=True)
