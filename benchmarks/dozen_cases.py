@@ -25,6 +25,7 @@ from codescore_metric.execution.labels import pass_ratio
 
 _CLAMP = "def clamp_all(values, low, high):\n    return [min(max(v, low), high) for v in values]\n"
 _SECOND = "def second_largest(nums):\n    unique = sorted(set(nums))\n    return unique[-2]\n"
+_COUNT = "def count_above(nums, threshold):\n    return sum(1 for n in nums if n > threshold)\n"
 _DOUBLE = dedented("""
     def has_double(word):
         for a, b in zip(word, word[1:]):
@@ -99,6 +100,30 @@ TASKS = {
             "duplicates kept": "def second_largest(nums):\n    return sorted(nums)[-2]\n",
             "second smallest": edit_once(_SECOND, "[-2]", "[1]"),
             "the largest": "def second_largest(nums):\n    return max(nums)\n",
+        },
+    },
+    "count_above": {  # an easy task: the model before 2026-12-07 scored every program of it that runs 0.96-0.98
+        "ref": _COUNT,
+        "nl": "Write a function that counts how many numbers in a list are greater than a threshold.",
+        "tests": ["count_above([1, 5, 10], 4) == 2", "count_above([], 0) == 0", "count_above([3, 3, 3], 3) == 0",
+                  "count_above([-2, -1, 0], -2) == 2", "count_above([7], 6) == 1", "count_above([1, 2, 3, 4], 2) == 2",
+                  "count_above([0.5, 1.5], 1) == 1"],
+        "programs": {
+            "copy": _COUNT,
+            "correct: loop": dedented("""
+                def count_above(nums, threshold):
+                    count = 0
+                    for n in nums:
+                        if n > threshold:
+                            count += 1
+                    return count
+            """),
+            "correct: len of filter": "def count_above(nums, threshold):\n    return len([n for n in nums if n > threshold])\n",
+            "off by one: >=": edit_once(_COUNT, "n > threshold", "n >= threshold"),
+            "wrong operator: <": edit_once(_COUNT, "n > threshold", "n < threshold"),
+            "sums instead of counts": "def count_above(nums, threshold):\n    return sum(n for n in nums if n > threshold)\n",
+            "counts every number": "def count_above(nums, threshold):\n    return len(nums)\n",
+            "unrelated program": "def count_above(nums, threshold):\n    return sorted(nums)[threshold] if nums else 0\n",
         },
     },
     "has_double": {  # answers in words, as many MBPP tasks do; generated code often answers True / False instead
