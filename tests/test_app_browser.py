@@ -123,6 +123,9 @@ def test_example_is_scored_into_bars_and_a_format_hides_its_unread_field(page, s
     expect(page.locator(".cm-content")).to_have_count(1)  # no reference box
     expect(page.get_by_label("Task description (NL)")).to_be_visible()
     page.locator("#clear-button").click()
+    # Clear runs on the server: wait for the emptied boxes, or a loaded CPU lets Score send the old text.
+    expect(page.get_by_label("Task description (NL)")).to_have_value("", timeout=SCORING_TIMEOUT)
+    expect(page.locator(".cm-content")).to_have_text("", timeout=SCORING_TIMEOUT)
     page.locator("#score-button").click()
     expect(page.get_by_text("NL-only needs: generated code, task description")).to_be_visible(timeout=SCORING_TIMEOUT)
     _shot(page, "04-missing-fields")
