@@ -102,7 +102,7 @@ TASKS = {
             "the largest": "def second_largest(nums):\n    return max(nums)\n",
         },
     },
-    "count_above": {  # an easy task: the model before 2026-12-07 scored every program of it that runs 0.96-0.98
+    "count_above": {  # an easy task (added 2026-12-07): three near-copy mistakes beside two rewritten ones
         "ref": _COUNT,
         "nl": "Write a function that counts how many numbers in a list are greater than a threshold.",
         "tests": ["count_above([1, 5, 10], 4) == 2", "count_above([], 0) == 0", "count_above([3, 3, 3], 3) == 0",
