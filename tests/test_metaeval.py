@@ -418,6 +418,40 @@ def test_the_programs_that_run_every_test_get_their_own_numbers(tmp_path):
     assert running_section([{**row, "executable": 1} for row in rows], "everything_runs.jsonl") is None
 
 
+def test_the_rows_no_static_check_decided_get_their_own_numbers_and_head_aucs(tmp_path):
+    rows = grouped_rows()
+    for index, row in enumerate(rows):
+        row["executable"] = int(index not in (0, 4))
+    data = load_labelled(write(tmp_path / "c.jsonl", rows), extra_metrics=("m",))
+    probabilities = np.linspace(0.1, 0.8, len(rows))
+    certain = [None, "syntax_error", None, None, None, "same_as_reference", None, None]
+    other = [None, None, None, None, "syntax_error", None, None, None]  # a second format decides one more row
+
+    def codescore_run(name, reasons):
+        return MetricRun(name, "codescore", data.extras["m"][::-1].copy(), 1.0, "ref_nl", probabilities, probabilities[::-1].copy(), reasons)
+
+    runs = [MetricRun("m", "extra", data.extras["m"], None), codescore_run("CodeScore (Ref&NL)", certain),
+            codescore_run("CodeScore (Ref-only)", other)]
+    section = meta_evaluate(data, runs, Settings(group_field=None))["model_rows"]
+    kept = [0, 2, 3, 6, 7]
+    truth, m = np.asarray([r["pass_ratio"] for r in rows]), np.asarray([r["m"] for r in rows])
+    assert section["group"] == "rows the model reads" and section["n"] == 5
+    assert section["decided"] == {"syntax_error": 2, "same_as_reference": 1}
+    assert section["metrics"][0]["spearman"] == pytest.approx(correlations(m[kept], truth[kept])["spearman"])
+    executable = np.asarray([r["executable"] for r in rows])
+    head = next(h for h in section["heads"] if h["target"] == "executable" and "Ref&NL" in h["name"])
+    assert head["auc"] == pytest.approx(roc_auc(probabilities[kept], executable[kept]))
+    assert section["target_rates"]["executable"] == pytest.approx(executable[kept].mean())
+    text = rendering.markdown(meta_evaluate(data, runs, Settings(group_field=None)))
+    assert "## Metrics vs PassRatio on the rows the model reads, static checks set aside (5 samples" in text
+    assert "- left out: the 3 rows whose CodeScore the scorer's static checks decide in some CodeScore run " \
+           "(syntax_error 2, same_as_reference 1)" in text
+
+    undecided = [MetricRun("m", "extra", data.extras["m"], None), codescore_run("CodeScore (Ref&NL)", [None] * len(rows))]
+    assert meta_evaluate(data, undecided, Settings(group_field=None))["model_rows"] is None
+    assert meta_evaluate(data, runs[:1], Settings(group_field=None))["model_rows"] is None  # no CodeScore run
+
+
 def test_without_a_task_id_in_every_row_or_a_group_field_the_new_parts_are_absent(tmp_path):
     rows = grouped_rows()
     del rows[2]["task_id"]

@@ -61,6 +61,22 @@ def _rows_section(title: str, group: dict, within: bool) -> list[str]:
     return lines + _notes(group["metrics"])
 
 
+def _heads_table(heads: list[dict], rates: dict, within_auc: bool, binary: bool) -> list[str]:
+    rows = [[h["name"], h["target"], _number(rates.get(h["target"])), _number(h.get("auc")),
+             *([_number(h["within_task_auc"])] if within_auc else []), *(_binary_cells(h) if binary else [])] for h in heads]
+    return _table(["Head", "Target", "Target rate", "ROC AUC", *(["AUC within task"] if within_auc else []),
+                   *(["Positive rate", "τ = r_s = r_p", "Accuracy", "Precision", "Recall", "F1"] if binary else [])], rows)
+
+
+def _model_rows(section: dict, within: bool) -> list[str]:
+    lines = _rows_section("## Metrics vs PassRatio on the rows the model reads, static checks set aside", section, within)
+    if section["heads"]:
+        lines += ["", *_heads_table(section["heads"], section["target_rates"], "within_task_auc" in section["heads"][0], binary=False)]
+    reasons = ", ".join(f"{reason} {count}" for reason, count in section["decided"].items())
+    return lines + [f"- left out: the {sum(section['decided'].values())} rows whose CodeScore the scorer's static checks decide "
+                    f"in some CodeScore run ({reasons}); the tables above count them, as the metric's output does"]
+
+
 def _by_group(section: dict, within: bool) -> list[str]:
     lines = ["", f"## Metrics vs PassRatio by {section['field']}", "", *(f"- {note}" for note in section["notes"])]
     for group in section["groups"]:
@@ -133,10 +149,7 @@ def markdown(results: dict) -> str:
         lines += ["", "## Executability and Passability heads (probability >= 0.5)", ""]
         rates = {"executable": truth["executable_rate"], "all_pass": truth["pass_at_1"]}
         within_auc = "within_task_auc" in results["heads"][0]
-        rows = [[h["name"], h["target"], _number(rates[h["target"]]), _number(h.get("auc")),
-                 *([_number(h["within_task_auc"])] if within_auc else []), *_binary_cells(h)] for h in results["heads"]]
-        lines += _table(["Head", "Target", "Target rate", "ROC AUC", *(["AUC within task"] if within_auc else []), "Positive rate",
-                         "τ = r_s = r_p", "Accuracy", "Precision", "Recall", "F1"], rows)
+        lines += _heads_table(results["heads"], rates, within_auc, binary=True)
         if within_auc:
             lines.append(f"- AUC within task: mean ROC AUC among the candidates of one task, over the tasks with both classes "
                          f"({', '.join(f'{t}: {n}' for t, n in _head_tasks(results['heads']).items())}); the pooled ROC AUC also "
@@ -148,6 +161,8 @@ def markdown(results: dict) -> str:
         lines += _rows_section("## Metrics vs PassRatio on the programs that run every test", results["running"], within)
         lines.append("- only the rows whose `executable` label is 1 (no error on any test): how well a metric orders programs "
                      "that it cannot tell apart by whether they crash; knowing the `executable` label alone orders none of them")
+    if results.get("model_rows"):
+        lines += _model_rows(results["model_rows"], within)
     if results["by_group"]:
         lines += _by_group(results["by_group"], within)
     if results["notes"]:

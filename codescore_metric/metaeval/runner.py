@@ -58,6 +58,7 @@ class MetricRun:
     input_format: str | None = None
     executability: np.ndarray | None = None
     passability: np.ndarray | None = None
+    certain: list[str | None] | None = None  # per row, why the scorer's static checks decided its CodeScore (None: the model)
 
 
 
@@ -111,7 +112,8 @@ def _codescore_runs(data: LabelledData, formats: list[str], settings: Settings,
                          + truncation_note(result.truncated))
         name = f"CodeScore ({InputFormat(fmt).label})"
         runs.append(MetricRun(against_name(name, checkpoint) if against else name, "codescore", np.asarray(result.codescore),
-                              seconds, fmt, np.asarray(result.executability), np.asarray(result.passability)))
+                              seconds, fmt, np.asarray(result.executability), np.asarray(result.passability),
+                              list(result.certain)))
     info = {"signatures": signatures, "load_seconds": load_seconds, "device": str(scorer.device), "model": scorer.model_id,
             "max_length": scorer.config.max_length, "truncation": truncation}
     return runs, info, notes
@@ -160,8 +162,10 @@ def _relative_time(run: MetricRun, bleu_seconds: float | None) -> float | None:
     return run.seconds / bleu_seconds
 
 
-def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
+def _heads(runs: list[MetricRun], data: LabelledData, indices: np.ndarray | None = None) -> list[dict]:
+    """Each CodeScore run's head agreement with its target, on every row or on the rows ``indices``."""
     rows = []
+    task_ids = data.task_ids if data.task_ids is None or indices is None else [data.task_ids[i] for i in indices]
     for run in runs:
         if run.kind != "codescore":
             continue
@@ -169,8 +173,10 @@ def _heads(runs: list[MetricRun], data: LabelledData) -> list[dict]:
             labels = getattr(data, target)
             if labels is not None:
                 probabilities = getattr(run, values)
+                if indices is not None:
+                    labels, probabilities = np.asarray(labels)[indices], probabilities[indices]
                 agreement = binary_agreement(probabilities, labels, threshold=HEAD_THRESHOLD)
-                within = {} if data.task_ids is None else within_task_auc(probabilities, labels, data.task_ids, target)
+                within = {} if task_ids is None else within_task_auc(probabilities, labels, task_ids, target)
                 rows.append({"name": head_name(head, run), "target": target,
                              "auc": roc_auc(probabilities, labels, target), **within, **agreement})
     return rows
@@ -215,6 +221,27 @@ def _running_programs(data: LabelledData, runs: list[MetricRun]) -> dict | None:
     return _rows_section("programs that run every test", indices, data, runs)
 
 
+def _model_rows(data: LabelledData, runs: list[MetricRun]) -> dict | None:
+    """The continuous and head numbers on the rows whose CodeScore no static check decided, in any CodeScore run: what
+    the model itself contributes, since the main tables count the rules' certain zeros and ones too. ``None`` when no
+    row was decided (the main tables say it all) or fewer than :data:`MIN_GROUP_ROWS` rows are left."""
+    reasons = [run.certain for run in runs if run.kind == "codescore" and run.certain is not None]
+    if not reasons:
+        return None
+    decided = [next((reason for reason in row if reason), None) for row in zip(*reasons)]
+    indices = np.asarray([index for index, reason in enumerate(decided) if reason is None], dtype=int)
+    if len(indices) < MIN_GROUP_ROWS or len(indices) == len(decided):
+        return None
+    counts: dict[str, int] = {}
+    for reason in decided:
+        if reason:
+            counts[reason] = counts.get(reason, 0) + 1
+    rates = {target: float(np.mean(np.asarray(getattr(data, target))[indices]))
+             for _, target, _ in HEAD_TARGETS if getattr(data, target) is not None}
+    return {**_rows_section("rows the model reads", indices, data, runs), "heads": _heads(runs, data, indices),
+            "target_rates": rates, "decided": dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))}
+
+
 def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
     """The continuous numbers on each group's rows with at least :data:`MIN_GROUP_ROWS` rows."""
     sections, small = [], []
@@ -257,7 +284,8 @@ def meta_evaluate(data: LabelledData, runs: list[MetricRun], settings: Settings)
     }
     by_group = None if data.groups is None else _by_group(data, runs)
     return {"settings": asdict(settings), "ground_truth": ground_truth, "metrics": metrics, "binary": binary,
-            "heads": _heads(runs, data), "running": _running_programs(data, runs), "by_group": by_group,
+            "heads": _heads(runs, data), "running": _running_programs(data, runs), "model_rows": _model_rows(data, runs),
+            "by_group": by_group,
             "bootstrap": _bootstrap(data, runs, settings, notes), "notes": notes}
 
 
