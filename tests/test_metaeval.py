@@ -12,7 +12,8 @@ from codescore_metric.cli import main
 from codescore_metric.correlation import best_threshold, binary_agreement, classification, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.labelled import load_labelled
 from codescore_metric.metaeval import rendering
-from codescore_metric.metaeval.runner import MetricRun, Settings, group_indices, meta_evaluate
+from codescore_metric.metaeval.bootstrap import default_leads
+from codescore_metric.metaeval.runner import MetricRun, Settings, baselines_with_static_checks, group_indices, meta_evaluate
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -450,6 +451,22 @@ def test_the_rows_no_static_check_decided_get_their_own_numbers_and_head_aucs(tm
     undecided = [MetricRun("m", "extra", data.extras["m"], None), codescore_run("CodeScore (Ref&NL)", [None] * len(rows))]
     assert meta_evaluate(data, undecided, Settings(group_field=None))["model_rows"] is None
     assert meta_evaluate(data, runs[:1], Settings(group_field=None))["model_rows"] is None  # no CodeScore run
+
+
+def test_baselines_get_the_scorers_certain_scores_where_its_static_checks_decide_a_row():
+    values = np.array([0.2, 0.4, 0.6, 0.8])
+    certain = ["syntax_error", None, "same_as_reference", "other_return_kind"]
+    runs = [MetricRun("BLEU", "baseline", values, 0.1), MetricRun("Exact match", "baseline", values, 0.1),
+            MetricRun("CodeScore (NL-only)", "codescore", values, 1.0, "nl", values, values, [None, "syntax_error", None, None]),
+            MetricRun("CodeScore (Ref&NL)", "codescore", values, 1.0, "ref_nl", values, values, certain)]
+    ruled = baselines_with_static_checks(runs)
+    assert [run.name for run in ruled] == ["BLEU + static checks"]  # exact match is not a baseline CodeScore is led over
+    assert ruled[0].values.tolist() == [0.0, 0.4, 1.0, 0.0] and values.tolist() == [0.2, 0.4, 0.6, 0.8]
+    assert ruled[0].seconds is None  # the rules are not timed apart from the scorer
+    assert ("CodeScore (Ref&NL)", "BLEU + static checks") in default_leads([*runs, *ruled])
+    assert baselines_with_static_checks(runs[:3]) == []  # NL-only cannot run the reference's checks
+    assert baselines_with_static_checks([*runs[:2], MetricRun("CodeScore (Ref&NL)", "codescore", values, 1.0, "ref_nl",
+                                                              values, values, [None] * 4)]) == []
 
 
 def test_without_a_task_id_in_every_row_or_a_group_field_the_new_parts_are_absent(tmp_path):

@@ -18,7 +18,7 @@ from codescore_metric import baselines
 from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
-from codescore_metric.metaeval.bootstrap import HEAD_TARGETS, default_leads, head_name, task_bootstrap
+from codescore_metric.metaeval.bootstrap import HEAD_TARGETS, RULES_SUFFIX, default_leads, head_name, task_bootstrap
 from codescore_metric.results import truncation_note, truncation_summary
 
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
@@ -133,6 +133,27 @@ def _baseline_runs(data: LabelledData, settings: Settings) -> list[MetricRun]:
     return runs
 
 
+def baselines_with_static_checks(runs: list[MetricRun]) -> list[MetricRun]:
+    """BLEU and CodeBLEU given the scorer's certain CodeScore where its static checks decide a row (those of the first
+    CodeScore run that reads the reference), else their own value: CodeScore's lead over these is what the learned
+    model adds beyond the rules. Empty when no such run decided any row."""
+    from codescore_metric.scorer import CERTAIN_SCORES
+
+    decider = next((run for run in runs if run.kind == "codescore" and run.certain is not None
+                    and "reference" in InputFormat(run.input_format).fields), None)
+    if decider is None or not any(decider.certain):
+        return []
+    ruled = []
+    for run in runs:
+        if run.kind == "baseline" and run.name in ("BLEU", "CodeBLEU"):
+            values = run.values.copy()
+            for index, reason in enumerate(decider.certain):
+                if reason:
+                    values[index] = CERTAIN_SCORES[reason]["codescore"]
+            ruled.append(MetricRun(f"{run.name}{RULES_SUFFIX}", "baseline", values, None))
+    return ruled
+
+
 def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fields()) -> tuple[list[MetricRun], dict, list[str]]:
     """``(runs, codescore_info, notes)``: every metric's per-sample values, timed, in table order."""
     notes, runs, info = [], [], {}
@@ -152,6 +173,13 @@ def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fie
             against_runs, info["against"], truncation_notes = _codescore_runs(data, formats, settings, against=True)
             runs += against_runs
             notes += [f"{settings.against}: {note}" for note in truncation_notes]
+        ruled = baselines_with_static_checks(runs)
+        if ruled:
+            last_baseline = max(index for index, run in enumerate(runs) if run.kind == "baseline")
+            runs[last_baseline + 1:last_baseline + 1] = ruled
+            notes.append(f"{', '.join(run.name for run in ruled)}: the baseline with the scorer's certain CodeScore (0 or 1) "
+                         "on the rows its static checks decide, else its own value; CodeScore's lead over it is the "
+                         "learned model's own")
     return runs, info, notes
 
 
