@@ -29,9 +29,10 @@ from scipy import stats
 from codescore_metric.correlation import indices_by_task, roc_auc, task_kendall
 
 CONFIDENCE = 0.95
+PLAIN_BASELINES = ("BLEU", "CodeBLEU")
 RULES_SUFFIX = " + static checks"  # a baseline given the scorer's certain scores where its static checks decide a row
 # the metrics a CodeScore format's lead is measured against: the plain baselines and the same with the static checks
-BASELINES = ("BLEU", "CodeBLEU", *(f"{name}{RULES_SUFFIX}" for name in ("BLEU", "CodeBLEU")))
+BASELINES = (*PLAIN_BASELINES, *(f"{name}{RULES_SUFFIX}" for name in PLAIN_BASELINES))
 HEAD_TARGETS = (("Executability", "executable", "executability"), ("Passability", "all_pass", "passability"))
 
 

@@ -10,6 +10,7 @@ metric values computed once on all rows.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ from codescore_metric import baselines
 from codescore_metric.correlation import binary_agreement, correlations, roc_auc, within_task_auc, within_task_kendall
 from codescore_metric.formats import ARGUMENT_FOR_FIELD, InputFormat
 from codescore_metric.labelled import NO_GROUP, Fields, LabelledData, count_tasks, load_labelled
-from codescore_metric.metaeval.bootstrap import HEAD_TARGETS, RULES_SUFFIX, default_leads, head_name, task_bootstrap
+from codescore_metric.metaeval.bootstrap import HEAD_TARGETS, PLAIN_BASELINES, RULES_SUFFIX, default_leads, head_name, task_bootstrap
 from codescore_metric.results import truncation_note, truncation_summary
 
 HEAD_THRESHOLD = 0.5  # the Executability and Passability heads are probabilities (paper RQ2)
@@ -145,7 +146,7 @@ def baselines_with_static_checks(runs: list[MetricRun]) -> list[MetricRun]:
         return []
     ruled = []
     for run in runs:
-        if run.kind == "baseline" and run.name in ("BLEU", "CodeBLEU"):
+        if run.kind == "baseline" and run.name in PLAIN_BASELINES:
             values = run.values.copy()
             for index, reason in enumerate(decider.certain):
                 if reason:
@@ -260,14 +261,11 @@ def _model_rows(data: LabelledData, runs: list[MetricRun]) -> dict | None:
     indices = np.asarray([index for index, reason in enumerate(decided) if reason is None], dtype=int)
     if len(indices) < MIN_GROUP_ROWS or len(indices) == len(decided):
         return None
-    counts: dict[str, int] = {}
-    for reason in decided:
-        if reason:
-            counts[reason] = counts.get(reason, 0) + 1
+    counts = Counter(reason for reason in decided if reason)
     rates = {target: float(np.mean(np.asarray(getattr(data, target))[indices]))
              for _, target, _ in HEAD_TARGETS if getattr(data, target) is not None}
     return {**_rows_section("rows the model reads", indices, data, runs), "heads": _heads(runs, data, indices),
-            "target_rates": rates, "decided": dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))}
+            "target_rates": rates, "decided": dict(counts.most_common())}
 
 
 def _by_group(data: LabelledData, runs: list[MetricRun]) -> dict:
