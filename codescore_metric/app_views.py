@@ -155,15 +155,20 @@ def file_problems(path: str | Path, input_format: str) -> tuple[list[tuple[int, 
 
 def agreement(scored: Sequence[dict], label: str) -> list[dict]:
     """Kendall tau and Spearman of each score column (CodeScore, BLEU, CodeBLEU) against the label
-    column: ``{"metric", "n", "kendall_tau", "spearman", "notes"}`` per column present."""
+    column: ``{"metric", "n", "kendall_tau", "spearman", "notes"}`` per column present. Where some row's scores were
+    decided by the static checks (``certain``), BLEU and CodeBLEU are also given those checks' CodeScore on such rows
+    ("+ static checks", as in ``codescore meta-eval``), so what the model adds beyond the rules shows."""
     from codescore_metric.correlation import correlations
 
     truth = [float(row[label]) for row in scored]
+    columns = [(name, [row[key] for row in scored]) for key, name in ESTIMATES[:1] + BASELINES if all(key in row for row in scored)]
+    if any(row.get("certain") for row in scored):
+        columns += [(f"{name} + static checks", [row["codescore"] if row.get("certain") else row[key] for row in scored])
+                    for key, name in BASELINES if all(key in row for row in scored)]
     out = []
-    for key, name in ESTIMATES[:1] + BASELINES:
-        if all(key in row for row in scored):
-            corr = correlations([row[key] for row in scored], truth)
-            out.append({"metric": name, "n": corr["n"], "kendall_tau": corr["tau"], "spearman": corr["spearman"], "notes": corr["notes"]})
+    for name, values in columns:
+        corr = correlations(values, truth)
+        out.append({"metric": name, "n": corr["n"], "kendall_tau": corr["tau"], "spearman": corr["spearman"], "notes": corr["notes"]})
     return out
 
 

@@ -248,7 +248,8 @@ def score_records(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[dict], dict]:
     """Score records (calling ``on_progress(done, total)`` as batches finish) and return
-    ``(records with scores added, summary from metric_result without per-sample lists)``.
+    ``(records with scores added, summary from metric_result without per-sample lists)``; a record whose scores the
+    static checks decided carries the reason as ``certain``, one cut to the model's length what was cut as ``truncated``.
 
     ``input_format`` is "ref", "nl" or "ref_nl"; ``fields`` maps "prediction"/"reference"/"source"
     to record keys (default: ``formats.COLUMN_FOR_FIELD``, i.e. generated_code / golden_code / source).
@@ -270,8 +271,9 @@ def score_records(
         for key in OUTPUT_NAMES + ("bleu", "codebleu", "exact_match"):
             if f"{key}_per_sample" in summary:
                 row[key] = summary[f"{key}_per_sample"][i]
-        if summary["truncated"][i]:
-            row["truncated"] = summary["truncated"][i]
+        for key in ("truncated", "certain"):
+            if summary[key][i]:
+                row[key] = summary[key][i]
         scored.append(row)
-    summary = {k: v for k, v in summary.items() if not k.endswith("_per_sample") and k != "truncated"}
+    summary = {k: v for k, v in summary.items() if not k.endswith("_per_sample") and k not in ("truncated", "certain")}
     return scored, summary

@@ -90,8 +90,9 @@ def test_score_records_reports_progress_per_batch(scorer, tmp_path):
     assert [r["codescore"] for r in scored] == pytest.approx(direct.codescore, abs=1e-6)
     assert [r["id"] for r in scored] == [0, 1, 2]  # input fields are kept, order too
     assert summary["codescore"] == pytest.approx(sum(direct.codescore) / 3, abs=1e-6)
-    assert not any(k.endswith("_per_sample") for k in summary)
+    assert not any(k.endswith("_per_sample") for k in summary) and "certain" not in summary
     assert scored[1]["exact_match"] == 1.0 and scored[0]["exact_match"] == 0.0
+    assert scored[1]["certain"] == "same_as_reference" and scored[2]["certain"] == "empty" and "certain" not in scored[0]
 
 
 def test_jsonl_errors_name_the_line_and_field(scorer, tmp_path):
@@ -202,6 +203,16 @@ def test_agreement_matches_scipy():
     assert out["CodeScore"]["kendall_tau"] == pytest.approx(stats.kendalltau(x, y).statistic)
     constant = app_views.agreement([{**row, "pass_ratio": 1.0} for row in rows], "pass_ratio")
     assert math.isnan(constant[0]["spearman"]) and "n/a" in app_views.agreement_markdown(constant, "pass_ratio")
+
+
+def test_agreement_gives_the_baselines_the_static_checks_where_a_row_was_decided():
+    rows = [{"codescore": c, "bleu": b, "pass_ratio": p} for c, b, p in [(0.9, 0.1, 1.0), (0.2, 0.5, 0.0), (0.6, 0.4, 0.5), (0.7, 0.9, 1.0)]]
+    rows[1] = {**rows[1], "codescore": 0.0, "certain": "syntax_error"}
+    out = {row["metric"]: row for row in app_views.agreement(rows, "pass_ratio")}
+    assert set(out) == {"CodeScore", "BLEU", "BLEU + static checks"}
+    ruled = [0.1, 0.0, 0.4, 0.9]  # BLEU, with the syntax error's certain 0
+    assert out["BLEU + static checks"]["spearman"] == pytest.approx(stats.spearmanr(ruled, [r["pass_ratio"] for r in rows]).statistic)
+    assert "BLEU + static checks" in app_views.agreement_markdown(list(out.values()), "pass_ratio")
 
 
 def test_table_and_figures():
@@ -337,7 +348,11 @@ def test_app_scores_a_labelled_file_with_its_agreement(client, scorer):
     assert [r["codescore"] for r in rows] == pytest.approx(direct.codescore, abs=1e-6)
     codescore, truth = [r["codescore"] for r in rows], [r["pass_ratio"] for r in rows]
     agreement = {row["metric"]: row for row in summary["agreement"]}
-    assert summary["label"] == "pass_ratio" and set(agreement) == {"CodeScore", "BLEU", "CodeBLEU"}
+    assert [r.get("certain") for r in rows] == direct.certain and any(direct.certain)
+    assert summary["label"] == "pass_ratio" and set(agreement) == {"CodeScore", "BLEU", "CodeBLEU", "BLEU + static checks",
+                                                                   "CodeBLEU + static checks"}
+    ruled = [r["codescore"] if r.get("certain") else r["codebleu"] for r in rows]
+    assert agreement["CodeBLEU + static checks"]["spearman"] == pytest.approx(stats.spearmanr(ruled, truth).statistic)
     assert agreement["CodeScore"]["spearman"] == pytest.approx(stats.spearmanr(codescore, truth).statistic)
     assert agreement["CodeScore"]["kendall_tau"] == pytest.approx(stats.kendalltau(codescore, truth).statistic)
     assert f"{agreement['CodeScore']['spearman']:.3f}" in overview and "Kendall" in overview
