@@ -158,12 +158,15 @@ def agreement(scored: Sequence[dict], label: str) -> list[dict]:
     column: ``{"metric", "n", "kendall_tau", "spearman", "notes"}`` per column present. Where some row's scores were
     decided by the static checks (``certain``), BLEU and CodeBLEU are also given those checks' CodeScore on such rows
     ("+ static checks", as in ``codescore meta-eval``), so what the model adds beyond the rules shows."""
+    from codescore_metric.baselines import with_static_checks
     from codescore_metric.correlation import correlations
 
     truth = [float(row[label]) for row in scored]
     columns = [(name, [row[key] for row in scored]) for key, name in ESTIMATES[:1] + BASELINES if all(key in row for row in scored)]
-    if any(row.get("certain") for row in scored):
-        columns += [(f"{name} + static checks", [row["codescore"] if row.get("certain") else row[key] for row in scored])
+    certain = [row.get("certain") for row in scored]
+    if any(certain):
+        codescores = [row["codescore"] for row in scored]
+        columns += [(f"{name} + static checks", with_static_checks([row[key] for row in scored], codescores, certain))
                     for key, name in BASELINES if all(key in row for row in scored)]
     out = []
     for name, values in columns:

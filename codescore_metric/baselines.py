@@ -256,6 +256,12 @@ def corpus_and_sentence_codebleu(
     return scores[0], [item["codebleu"] for item in scores[1:]]
 
 
+def with_static_checks(values: Sequence[float], codescores: Sequence[float], certain: Sequence[str | None]) -> list[float]:
+    """A baseline's per-sample values given the scorer's static checks: the sample's CodeScore where ``certain``
+    names why the checks decided it (that CodeScore is then the certain 0 or 1), else the baseline's own value."""
+    return [float(score) if reason else float(value) for value, score, reason in zip(values, codescores, certain)]
+
+
 # --------------------------------------------------------------------------- exact match
 def _normalize(code: str) -> str:
     return "\n".join(line.rstrip() for line in code.splitlines()).strip("\n")

@@ -458,8 +458,8 @@ def test_baselines_get_the_scorers_certain_scores_where_its_static_checks_decide
     certain = ["syntax_error", None, "same_as_reference", "other_return_kind"]
     runs = [MetricRun("BLEU", "baseline", values, 0.1), MetricRun("Exact match", "baseline", values, 0.1),
             MetricRun("CodeScore (NL-only)", "codescore", values, 1.0, "nl", values, values, [None, "syntax_error", None, None]),
-            MetricRun("CodeScore (Ref&NL)", "codescore", values, 1.0, "ref_nl", values, values, certain)]
-    ruled = baselines_with_static_checks(runs)
+            MetricRun("CodeScore (Ref&NL)", "codescore", np.array([0.0, 0.7, 1.0, 0.0]), 1.0, "ref_nl", values, values, certain)]
+    ruled = baselines_with_static_checks(runs)  # the scorer's CodeScore is the certain value where a check decides
     assert [run.name for run in ruled] == ["BLEU + static checks"]  # exact match is not a baseline CodeScore is led over
     assert ruled[0].values.tolist() == [0.0, 0.4, 1.0, 0.0] and values.tolist() == [0.2, 0.4, 0.6, 0.8]
     assert ruled[0].seconds is None  # the rules are not timed apart from the scorer

@@ -138,21 +138,13 @@ def baselines_with_static_checks(runs: list[MetricRun]) -> list[MetricRun]:
     """BLEU and CodeBLEU given the scorer's certain CodeScore where its static checks decide a row (those of the first
     CodeScore run that reads the reference), else their own value: CodeScore's lead over these is what the learned
     model adds beyond the rules. Empty when no such run decided any row."""
-    from codescore_metric.scorer import CERTAIN_SCORES
-
     decider = next((run for run in runs if run.kind == "codescore" and run.certain is not None
                     and "reference" in InputFormat(run.input_format).fields), None)
     if decider is None or not any(decider.certain):
         return []
-    ruled = []
-    for run in runs:
-        if run.kind == "baseline" and run.name in PLAIN_BASELINES:
-            values = run.values.copy()
-            for index, reason in enumerate(decider.certain):
-                if reason:
-                    values[index] = CERTAIN_SCORES[reason]["codescore"]
-            ruled.append(MetricRun(f"{run.name}{RULES_SUFFIX}", "baseline", values, None))
-    return ruled
+    return [MetricRun(f"{run.name}{RULES_SUFFIX}", "baseline",
+                      np.asarray(baselines.with_static_checks(run.values, decider.values, decider.certain)), None)
+            for run in runs if run.kind == "baseline" and run.name in PLAIN_BASELINES]
 
 
 def compute_metrics(data: LabelledData, settings: Settings, fields: Fields = Fields()) -> tuple[list[MetricRun], dict, list[str]]:
