@@ -39,6 +39,9 @@ def render(report: dict) -> str:
         lines.append(f"| {name} | {report[name]:.3f} | {comparison} {bar:g} | {'yes' if meets_target(report, name) else 'NO'} |")
     lines += ["", "| correct rewrite (not the renamed copy) > mistake | pairs won |", "|---|---|"]
     lines += [f"| {name} | {won}/{total} |" for name, (won, total) in report["rewrites_over_mistakes"].items()]
+    won, total = report["equivalent_over_near_mistakes"]
+    lines += ["", f"One-place edits that keep what the reference does: mean score {report['equivalent_mean']:.3f}, "
+                  f"above the near-copy mistakes of their task in {won}/{total} pairs."]
     return "\n".join(lines) + "\n"
 
 

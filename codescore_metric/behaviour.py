@@ -3,7 +3,8 @@
 Each `BehaviourTask` is an invented task (not from MBPP or HumanEval) with a reference program,
 standalone ``assert`` tests and variants of the reference whose execution labels are known:
 ``correct`` (structurally different, pass every test), ``renamed`` (the reference with its
-parameters and locals renamed, function name kept), ``wrong`` (plausible mistakes that fail at
+parameters and locals renamed, function name kept), ``equivalent`` (the reference with one edit in one place that
+keeps what it does, e.g. ``a > b`` as ``b < a``), ``wrong`` (plausible mistakes that fail at
 least half of the tests) and ``syntax_error`` (does not compile). ``tests/test_behaviour_labels.py``
 checks those labels by execution; `behaviour_report` says how a scorer ranks the variants.
 """
@@ -35,14 +36,17 @@ class BehaviourTask:
     correct: tuple[str, ...]
     wrong: tuple[str, ...]
     renamed: str
+    equivalent: str
     syntax_error: str
 
     def variants(self) -> dict[str, str]:
-        """Variant name -> program: ``reference`` (a verbatim copy), ``correct_i``, ``renamed``, ``wrong_i``, ``syntax_error``."""
+        """Variant name -> program: ``reference`` (a verbatim copy), ``correct_i``, ``renamed``, ``equivalent``, ``wrong_i``,
+        ``syntax_error``."""
         return {
             "reference": self.reference,
             **{f"correct_{i}": code for i, code in enumerate(self.correct, 1)},
             "renamed": self.renamed,
+            "equivalent": self.equivalent,
             **{f"wrong_{i}": code for i, code in enumerate(self.wrong, 1)},
             "syntax_error": self.syntax_error,
         }
@@ -73,13 +77,16 @@ def edit_once(code: str, old: str, new: str) -> str:
 
 
 def _task(task_id: str, nl: str, reference: str, tests: tuple[str, ...], correct: tuple[str, ...],
-          wrong: tuple[str, ...], renames: dict[str, str], syntax_edit: tuple[str, str]) -> BehaviourTask:
-    """A task with its programs dedented, ``renamed`` made by ``renames`` and ``syntax_error`` by one ``(old, new)`` edit."""
+          wrong: tuple[str, ...], renames: dict[str, str], syntax_edit: tuple[str, str],
+          equivalent_edit: tuple[str, str]) -> BehaviourTask:
+    """A task with its programs dedented, ``renamed`` made by ``renames``, and ``syntax_error`` and ``equivalent`` each by
+    one ``(old, new)`` edit of the reference."""
     reference = dedented(reference)
     return BehaviourTask(
         task_id=task_id, nl=nl, reference=reference, tests=tests,
         correct=tuple(dedented(code) for code in correct), wrong=tuple(dedented(code) for code in wrong),
-        renamed=_rename(reference, renames), syntax_error=edit_once(reference, *syntax_edit),
+        renamed=_rename(reference, renames), equivalent=edit_once(reference, *equivalent_edit),
+        syntax_error=edit_once(reference, *syntax_edit),
     )
 
 
@@ -160,6 +167,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "s", "pieces": "parts", "current": "last", "count": "run_length", "char": "c"},
         ("for char in text[1:]:", "for char in text[1:]"),
+        ("count += 1", "count = count + 1"),
     ),
     _task(
         "clamp",
@@ -210,6 +218,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"value": "x", "low": "lower", "high": "upper"},
         ("return value\n", "return (value\n"),
+        ("if value > high:", "if high < value:"),
     ),
     _task(
         "count_vowels",
@@ -261,6 +270,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "sentence", "total": "vowels", "char": "letter"},
         ('if char.lower() in "aeiou":', 'if char.lower() in "aeiou"'),
+        ('in "aeiou":', 'in "uoiea":'),
     ),
     _task(
         "second_largest_distinct",
@@ -321,6 +331,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"numbers": "values", "largest": "best", "second": "runner_up", "number": "value"},
         ("for number in numbers:", "for number in numbers"),
+        ("if largest is None or number > largest:", "if largest is None or largest < number:"),
     ),
     _task(
         "merge_intervals",
@@ -402,6 +413,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"intervals": "spans", "merged": "out", "start": "left", "end": "right"},
         ("merged.append([start, end])", "merged.append([start, end]"),
+        ("if merged and start <= merged[-1][1]:", "if merged and merged[-1][1] >= start:"),
     ),
     _task(
         "roman_to_int",
@@ -471,6 +483,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"numeral": "roman", "values": "table", "total": "result", "index": "i", "letter": "symbol", "value": "amount"},
         ('"M": 1000}', '"M": 1000'),
+        ("total += value", "total = value + total"),
     ),
     _task(
         "is_leap_year",
@@ -519,6 +532,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"year": "y"},
         ("def is_leap_year(year):", "def is_leap_year(year)"),
+        ("year % 4 == 0", "not year % 4"),
     ),
     _task(
         "rotate_right",
@@ -575,6 +589,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"items": "values", "k": "steps"},
         ("return items[-k:] + items[:-k]", "return items[-k:] + items[:-k"),
+        ("k %= len(items)", "k = k % len(items)"),
     ),
     _task(
         "flatten_nested",
@@ -642,6 +657,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"items": "nested", "flat": "output", "item": "element"},
         ("flat.extend(flatten_nested(item))", "flat.extend(flatten_nested(item)"),
+        ("flat.append(item)", "flat += [item]"),
     ),
     _task(
         "word_frequencies",
@@ -697,6 +713,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "sentence", "counts": "frequency", "word": "token"},
         ("counts = {}", "counts = {"),
+        ("counts.get(word, 0) + 1", "1 + counts.get(word, 0)"),
     ),
     _task(
         "is_balanced",
@@ -779,6 +796,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "source", "pairs": "matching", "stack": "open_brackets", "char": "symbol"},
         ("for char in text:", "for char in text"),
+        ("return not stack", "return len(stack) == 0"),
     ),
     _task(
         "digit_sum",
@@ -835,6 +853,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"number": "n", "total": "acc"},
         ("while number:", "while number"),
+        ("while number:", "while number > 0:"),
     ),
     _task(
         "transpose_matrix",
@@ -887,6 +906,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"matrix": "grid", "result": "columns", "col": "c", "new_row": "column", "row": "line"},
         ("new_row = []", "new_row = ["),
+        ("new_row.append(row[col])", "new_row += [row[col]]"),
     ),
     _task(
         "dedupe_keep_order",
@@ -935,6 +955,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"items": "values", "seen": "already", "unique": "kept", "item": "value"},
         ("if item not in seen:", "if item not in seen"),
+        ("if item not in seen:", "if not item in seen:"),
     ),
     _task(
         "binary_search_index",
@@ -1019,6 +1040,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"items": "sorted_values", "target": "wanted", "low": "left", "high": "right", "middle": "mid"},
         ("while low <= high:", "while low <= high"),
+        ("middle = (low + high) // 2", "middle = low + (high - low) // 2"),
     ),
     _task(
         "caesar_shift",
@@ -1095,6 +1117,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "message", "shift": "offset", "shifted": "encoded", "char": "letter"},
         ("else:", "else"),
+        ("shifted += char\n", "shifted = shifted + char\n"),
     ),
     _task(
         "chunk_list",
@@ -1148,6 +1171,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"items": "sequence", "size": "n", "start": "offset"},
         ("range(0, len(items), size)]", "range(0, len(items), size]"),
+        ("items[start:start + size]", "items[start:size + start]"),
     ),
     _task(
         "gcd_of_list",
@@ -1208,6 +1232,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"numbers": "values", "result": "common", "number": "value", "a": "x", "b": "y"},
         ("while b:", "while b"),
+        ("while b:", "while b != 0:"),
     ),
     _task(
         "title_case_words",
@@ -1265,6 +1290,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"text": "sentence", "words": "parts", "index": "position", "word": "token"},
         ("for index, word in enumerate(words):", "for index, word in enumerate(words)"),
+        ("word[:1].upper()", "word[0:1].upper()"),
     ),
     _task(
         "longest_common_prefix",
@@ -1342,6 +1368,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"words": "strings", "prefix": "common", "index": "position", "char": "letter", "word": "candidate"},
         ("if not words:", "if not words"),
+        ("if not words:", "if len(words) == 0:"),
     ),
     _task(
         "running_total",
@@ -1395,6 +1422,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"numbers": "values", "totals": "sums", "total": "acc", "number": "value"},
         ("totals.append(total)", "totals.append(total"),
+        ("total += number", "total = number + total"),
     ),
     _task(
         "median_of_list",
@@ -1451,6 +1479,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"numbers": "values", "ordered": "sorted_values", "middle": "mid"},
         ("if len(ordered) % 2:", "if len(ordered) % 2"),
+        ("if len(ordered) % 2:", "if len(ordered) % 2 == 1:"),
     ),
     _task(
         "format_duration",
@@ -1505,6 +1534,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"seconds": "total_seconds", "hours": "h", "minutes": "m", "rest": "s"},
         ("% (hours, minutes, rest)", "% (hours, minutes, rest"),
+        ("hours = seconds // 3600", "hours = seconds // (60 * 60)"),
     ),
     _task(
         "interleave_lists",
@@ -1565,6 +1595,7 @@ BEHAVIOUR_TASKS: tuple[BehaviourTask, ...] = (
         ),
         {"first": "left", "second": "right", "result": "merged", "index": "position"},
         ("for index in range(max(len(first), len(second))):", "for index in range(max(len(first), len(second)):"),
+        ("if index < len(first):", "if len(first) > index:"),
     ),
 )
 
@@ -1604,7 +1635,8 @@ def meets_target(report: dict, name: str) -> bool:
 
 
 def counts_as_correct(variant: str) -> bool:
-    """Whether ``behaviour_report`` counts a variant as correct when pairing it with the wrong ones."""
+    """Whether ``behaviour_report`` counts a variant as correct when pairing it with the wrong ones (``equivalent`` is
+    paired with the near-copy mistakes apart, so ``correct_over_wrong`` keeps its meaning)."""
     return variant.startswith("correct_") or variant == "renamed"
 
 
@@ -1619,7 +1651,10 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
     not, as ``(task_id, correct, wrong, correct score, wrong score)``; ``rewrites_over_mistakes``,
     :func:`rewrites_over_mistakes` of the pairs of a structurally different ``correct`` variant
     (``renamed`` left out); ``rename_shift_mean``, the
-    mean ``|score(renamed) - score(copy)|``; and ``syntax_error_max``.
+    mean ``|score(renamed) - score(copy)|``; ``equivalent_mean``, the mean score of the one-place edits that keep what
+    the reference does, and ``equivalent_over_near_mistakes``, ``(won, total)`` over the pairs of such an edit and a
+    near-copy mistake of its task (both one edit from the reference: a model that only marks any edit as a mistake
+    loses them); and ``syntax_error_max``.
     """
     fmt = InputFormat.parse(input_format)
     rows = [(task, variant, code) for task in BEHAVIOUR_TASKS for variant, code in task.variants().items()]
@@ -1635,6 +1670,8 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
     near = {(task.task_id, variant): is_near_copy(code, task.reference) for task, variant, code in rows if variant.startswith("wrong_")}
     rewrites = [(good_score, bad_score, near[task_id, bad]) for task_id, good, bad, good_score, bad_score in pairs
                 if good.startswith("correct_")]
+    equivalent_pairs = [(by_variant["equivalent"], by_variant[bad]) for task_id, by_variant in scores.items()
+                        for bad in by_variant if bad.startswith("wrong_") and near[task_id, bad]]
     return {
         "input_format": fmt.value,
         "signature": result.signature,
@@ -1645,5 +1682,7 @@ def behaviour_report(scorer: CodeScorer, input_format: str = "ref_nl") -> dict:
         "losing_pairs": [pair for pair in pairs if pair[3] <= pair[4]],
         "rewrites_over_mistakes": rewrites_over_mistakes(rewrites),
         "rename_shift_mean": mean(abs(s["renamed"] - s["reference"]) for s in scores.values()),
+        "equivalent_mean": mean(s["equivalent"] for s in scores.values()),
+        "equivalent_over_near_mistakes": (sum(good > bad for good, bad in equivalent_pairs), len(equivalent_pairs)),
         "syntax_error_max": max(s["syntax_error"] for s in scores.values()),
     }

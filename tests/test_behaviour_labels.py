@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from codescore_metric.behaviour import BEHAVIOUR_TASKS
+from codescore_metric.behaviour import BEHAVIOUR_TASKS, is_near_copy
 from codescore_metric.execution import Job, Limits, run_many
 from codescore_metric.execution.labels import pass_ratio
 
@@ -79,6 +79,12 @@ def test_renamed_changes_names_only_and_correct_variants_change_structure(task):
 
 
 @pytest.mark.parametrize("task", BEHAVIOUR_TASKS, ids=lambda task: task.task_id)
+def test_equivalent_is_a_near_copy_that_changes_more_than_names(task):
+    assert _shape(task.equivalent) != _shape(task.reference)
+    assert is_near_copy(task.equivalent, task.reference), f"{task.task_id}/equivalent is more than one edit away"
+
+
+@pytest.mark.parametrize("task", BEHAVIOUR_TASKS, ids=lambda task: task.task_id)
 def test_syntax_error_does_not_compile(task):
     with pytest.raises(SyntaxError):
         compile(task.syntax_error, "<x>", "exec")
@@ -99,7 +105,7 @@ def test_wrong_variants_fail_at_least_half_of_the_tests(results):
 
 
 def test_near_copies_are_one_place_edits_and_pairs_are_counted_by_kind():
-    from codescore_metric.behaviour import edit_once, is_near_copy, rewrites_over_mistakes
+    from codescore_metric.behaviour import edit_once, rewrites_over_mistakes
 
     reference = "def total(values):\n    result = 0\n    for value in values:\n        result += value\n    return result\n"
     assert is_near_copy(edit_once(reference, "result = 0", "result = 1"), reference)

@@ -86,6 +86,49 @@ def test_intended_mutants_change_behaviour_in_the_sandbox():
         assert pass_ratio(results[2 * k + 1]) < 1.0, f"{name}: the mutant should fail at least one test"
 
 
+# rewrite -> (program, a fragment one of its rewrites must contain, tests the program passes)
+REWRITE_CASES = {
+    "mirror_comparison": (CLAMP, "if low > xs[i]:", CLAMP_TESTS),
+    "expand_augmented_assignment": (CLAMP, "total = total + low", CLAMP_TESTS),
+    "spell_out_negation": ("def f(xs, a):\n    return a not in xs\n", "not a in xs",
+                           ["assert f([1], 2)", "assert not f([1, 2], 2)"]),
+    "explicit_range_start": (CLAMP, "range(0, len(xs))", CLAMP_TESTS),
+    "swap_if_branches": (CLAMP, "if not xs[i] < low:\n            total += xs[i]\n        else:\n            total += low",
+                         CLAMP_TESTS),
+    "commute_constant": ("def f(a, b):\n    return (a + 1) * b\n", "(1 + a) * b", ["assert f(2, 3) == 9", "assert f(0, 5) == 5"]),
+}
+
+
+def test_every_rewrite_has_a_case():
+    assert set(REWRITE_CASES) == set(mutations.EQUIVALENT_REWRITES)
+
+
+@pytest.mark.parametrize("name", sorted(REWRITE_CASES))
+def test_rewrites_parse_differ_in_one_place_and_include_the_intended_one(name):
+    program, fragment, _ = REWRITE_CASES[name]
+    found = mutations.EQUIVALENT_REWRITES[name](program)
+    assert found and len(set(found)) == len(found)
+    original = ast.unparse(ast.parse(program))
+    for text in found:
+        assert text != original
+        changed = [line for line in text.splitlines() if line not in original.splitlines()]
+        assert len(changed) == 1, f"{name} changed more than one line:\n{text}"  # one place (swap_if: the header)
+    assert any(fragment in text for text in found), f"{name}: no rewrite contains {fragment!r}:\n" + "\n---\n".join(found)
+    assert mutations.EQUIVALENT_REWRITES[name](program) == found
+
+
+def test_rewrites_keep_what_the_program_does_in_the_sandbox():
+    jobs = [Job(text, tests) for name, (program, _, tests) in REWRITE_CASES.items()
+            for text in mutations.EQUIVALENT_REWRITES[name](program)]
+    assert len(jobs) == 7  # CLAMP has one site per rewrite but two augmented assignments
+    assert [pass_ratio(result) for result in run_many(jobs, LIMITS, workers=2)] == [1.0] * len(jobs)
+
+
+def test_rewrites_leave_programs_without_a_site_alone():
+    program = "def f(a):\n    return a\n"
+    assert all(rewrite(program) == [] for rewrite in mutations.EQUIVALENT_REWRITES.values())
+
+
 def test_operators_leave_unmatched_programs_alone():
     assert mutations.compare_swap("def f(a):\n    return a\n") == []
     assert mutations.wrong_builtin("def max(a):\n    return a\n\ndef g(x):\n    return max(x)\n") == []
@@ -430,6 +473,28 @@ def test_generation_mutants_are_near_misses_of_passing_real_programs_in_their_ow
     assert any(row["pass_ratio"] < 1 for row in mutants)
     with pytest.raises(ValueError, match="generation_mutants need at least one generations file"):
         BuildConfig("generic", tmp_path / "o", input=source, generation_mutants=1)
+
+
+def test_equivalent_rewrites_of_the_reference_and_of_a_passing_real_program_pass_and_read_their_base(tmp_path):
+    source = _write(tmp_path / "tasks.jsonl", GENERIC_TASKS)
+    real = {"t1": "def clamp_sum(xs: List[int], low):\n    # raise\n    return sum(low if x < low else x for x in xs)\n",
+            "t3": "def max_even(xs):\n    # evens\n    return max([x for x in xs if x % 2 == 0], default=-1)\n"}
+    generations = _write(tmp_path / "generations.jsonl", [{"task_id": t, "program": p, "models": ["m"]} for t, p in real.items()])
+    config = BuildConfig("generic", tmp_path / "out", input=source, per_task=0, seed=0, workers=2, validation_fraction=0.34,
+                         tests_per_task=0, limits=LIMITS, progress=False, generations=(generations,), reference_rows=True,
+                         equivalent_rewrites=True)
+    train = build(config).rows["train"]
+    bases = {(row["task_id"], row["generated_code"]) for row in train if row["kind"] in ("reference", "generation")}
+    rewrites = [row for row in train if row["kind"] == "equivalent"]
+    assert rewrites and all(row["detail"] in mutations.EQUIVALENT_REWRITES for row in rewrites)
+    for row in rewrites:
+        assert (row["task_id"], row["golden_code"]) in bases and row["generated_code"] != row["golden_code"]
+        assert row["pass_ratio"] == 1.0 and row["all_pass"]  # these rewrites keep what the code does; execution says so
+    from_real = [row for row in rewrites if row["golden_code"] in real.values()]
+    assert from_real and all("    # " in row["generated_code"] for row in from_real)  # in the program's own layout
+    assert len(rewrites) == len(from_real) + len({row["task_id"] for row in train if row["kind"] == "reference"})
+    with pytest.raises(ValueError, match="equivalent_rewrites rewrites the reference rows and real programs"):
+        BuildConfig("generic", tmp_path / "o", input=source, generations=(generations,), equivalent_rewrites=True)
 
 
 def test_generation_mutants_can_read_their_parent_program_as_reference(tmp_path):

@@ -48,6 +48,11 @@ def register(subparsers) -> None:
     parser.add_argument("--generation-mutant-reference", choices=("task", "parent"), default="task",
                         help="what those mutants read as reference: the task's (default), or the real program each "
                              "was made from (a mistake in LLM-written code beside the code it was made from)")
+    parser.add_argument("--equivalent-rewrites", action="store_true",
+                        help="per training task, a one-place rewrite that keeps what the code does (a < b as b > a, "
+                             "x += 1 as x = x + 1, ...) of the reference and of a real program that passes every test, "
+                             "which reads that program as its reference (kind equivalent; needs --reference-rows and "
+                             "--generations)")
     parser.add_argument("--limit", type=int, help="at most this many tasks per split (quick runs)")
     parser.add_argument("--eval-only", action="store_true", help="write one labelled eval.jsonl, no training dataset "
                                                                  "(MBPP: its validation tasks)")
@@ -81,6 +86,7 @@ def run(args) -> int:
                          generation_tasks_only=args.generation_tasks_only, reference_rows=args.reference_rows,
                          generation_mutants=args.generation_mutants,
                          generation_mutant_reference=args.generation_mutant_reference,
+                         equivalent_rewrites=args.equivalent_rewrites,
                          limits=Limits(test_timeout=args.test_timeout, program_timeout=args.program_timeout),
                          ray_address=args.ray)
     report = build(config)

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from codescore_metric.data.candidates import Candidate, Donor, make_candidates, mutants_of, task_rng
+from codescore_metric.data.candidates import Candidate, Donor, equivalent_rewrite, make_candidates, mutants_of, task_rng
 from codescore_metric.data.distribution import format_distribution, label_distribution
 from codescore_metric.data.generations import EXECUTION_PRELUDE, KIND, MUTANT_KIND, Generation, mismatched_groups, read_generations
 from codescore_metric.data.prompts import docstring_prompt
@@ -83,6 +83,8 @@ class BuildConfig:
     reference_rows: bool = False  # the reference itself is a training candidate (PassRatio 1)
     generation_mutants: int = 0  # per training task: one mutant each of this many real programs that pass every test
     generation_mutant_reference: str = "task"  # what such a mutant reads as reference: the task's, or its parent program
+    equivalent_rewrites: bool = False  # per training task: a one-place rewrite that keeps what the code does, of the
+    # reference and of a passing real program (read against that program)
     ray_address: str | None = None  # None: label on this machine; else on Ray (execution.distributed; '': a local cluster)
 
     def __post_init__(self):
@@ -116,6 +118,9 @@ class BuildConfig:
         if self.generation_mutant_reference not in GENERATION_MUTANT_REFERENCES:
             raise ValueError(f"generation_mutant_reference must be one of {', '.join(GENERATION_MUTANT_REFERENCES)}, "
                              f"got {self.generation_mutant_reference!r}")
+        if self.equivalent_rewrites and not (self.reference_rows and self.generations):
+            raise ValueError("equivalent_rewrites rewrites the reference rows and real programs; set reference_rows "
+                             "(--reference-rows) and give a generations file")
         if self.generation_mutant_reference != "task" and not self.generation_mutants:
             raise ValueError(f"generation_mutant_reference={self.generation_mutant_reference!r} applies to generation "
                              "mutants; set generation_mutants (--generation-mutants N) to at least 1")
@@ -151,6 +156,8 @@ def build(config: BuildConfig) -> BuildReport:
     rows, dropped = label_splits(in_scope, splits, sources, config, generations)
     if config.generation_mutants and "train" in rows:
         rows["train"] += label_generation_mutants(rows["train"], in_scope, config)
+    if config.equivalent_rewrites and "train" in rows:
+        rows["train"] += label_equivalent_rewrites(rows["train"], in_scope, config)
     paths = write_outputs(rows, out, config.eval_only)
     distributions = {split: label_distribution(split_rows) for split, split_rows in rows.items()}
     text = "\n\n".join(format_distribution(split, dist) for split, dist in distributions.items())
@@ -386,6 +393,32 @@ def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: B
              "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail,
              **({_REFERENCE_COLUMN: base[_PREDICTION_COLUMN]} if parent else {})}
             for (base, candidate), result in _progress(zip(plan, results), len(plan), "label mutants", config.progress)]
+
+
+def label_equivalent_rewrites(rows: list[dict], tasks: dict[str, Task], config: BuildConfig) -> list[dict]:
+    """Rows for one-place rewrites that keep what the code does (`candidates.equivalent_rewrite`): per task, one of
+    its ``reference`` row and one of a real program that passes every test (a seeded draw), which then reads that
+    program as its reference; run and labelled like the others (kind ``equivalent``, the rewrite's name as detail)."""
+    by_task: dict[str, list[dict]] = {}
+    for row in rows:
+        by_task.setdefault(row["task_id"], []).append(row)
+    plan: list[tuple[dict, Candidate]] = []
+    for task_id in sorted(by_task, key=_id_order):
+        rng = task_rng(config.seed, f"equivalent-rewrites:{task_id}")
+        passing = [row for row in by_task[task_id] if row["kind"] == KIND and row["all_pass"]]
+        bases = [row for row in by_task[task_id] if row["kind"] == "reference"][:1] + ([rng.choice(passing)] if passing else [])
+        for base in bases:
+            candidate = equivalent_rewrite(base[_PREDICTION_COLUMN], rng)
+            if candidate is not None:
+                plan.append((base, candidate))
+    jobs = [tasks[base["task_id"]].job(EXECUTION_PRELUDE + candidate.code if base["kind"] == KIND else candidate.code)
+            for base, candidate in plan]
+    results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
+                                         shared_process=config.shared_process)
+    return [{**base, _PREDICTION_COLUMN: candidate.code, _REFERENCE_COLUMN: base[_PREDICTION_COLUMN],
+             "pass_ratio": pass_ratio(result), "executable": executable(result), "all_pass": passable(result),
+             "kind": candidate.kind, "detail": candidate.detail}
+            for (base, candidate), result in _progress(zip(plan, results), len(plan), "label rewrites", config.progress)]
 
 
 def _program(task: Task, candidate: Candidate | None) -> str:

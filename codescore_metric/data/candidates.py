@@ -136,6 +136,17 @@ def mutants_of(program: str, rng: random.Random, count: int = 1) -> list[Candida
     return _take(_mutants(program, rng), count, {normalise(program)})
 
 
+def equivalent_rewrite(program: str, rng: random.Random) -> Candidate | None:
+    """One ``equivalent`` candidate of a parseable program: a rewrite drawn from all of
+    `mutations.EQUIVALENT_REWRITES`' rewrites of it (detail: the rewrite's name), kept in the program's own
+    layout; ``None`` when none applies."""
+    options = [(name, text) for name, rewrite in mutations.EQUIVALENT_REWRITES.items() for text in rewrite(program)]
+    if not options:
+        return None
+    name, text = rng.choice(options)
+    return Candidate(splice(program, text), "equivalent", name)
+
+
 def _mutants(reference: str, rng: random.Random) -> Iterator[Candidate]:
     return _round_robin(mutations.OPERATORS, reference, rng, "mutant")
 

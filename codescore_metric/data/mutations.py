@@ -4,7 +4,8 @@ Every operator takes a program's source and returns the list of its distinct sin
 in a fixed order (site by site in ``ast.walk`` order, then variant by variant), each unparsed with
 ``ast.unparse``. Operators never run the code. ``OPERATORS`` holds the behaviour-changing ones,
 ``NON_EXECUTABLE`` the ones meant to break loading or running (syntax and name errors), and
-``rename_locals`` and ``rename_identifiers`` are the behaviour-preserving rewrites. Sampling among mutants, and so the seed,
+``rename_locals``, ``rename_identifiers`` and ``EQUIVALENT_REWRITES`` (one-place edits such as ``a < b`` written
+``b > a``) are the behaviour-preserving rewrites. Sampling among mutants, and so the seed,
 belongs to the caller (``candidates.py``), which also splices each mutant back into its source
 (``splice.splice``) so that the candidates it makes keep the source's layout outside the changed
 statement; the operators themselves return the ``ast.unparse`` text.
@@ -371,6 +372,101 @@ def rename_locals(source: str) -> list[str]:
             if isinstance(node, ast.Name) and node.id in mapping:
                 node.id, changed = mapping[node.id], True
     return [ast.unparse(tree)] if changed else []
+
+
+_MIRRORED = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+_NEGATED_COMPARISON = {ast.NotIn: ast.In, ast.IsNot: ast.Is}
+
+
+def mirror_comparison(source: str) -> list[str]:
+    """A single comparison with its operands swapped and its operator mirrored: ``a < b`` as ``b > a``."""
+    def rewrite(node: ast.Compare) -> ast.AST:
+        return ast.Compare(node.comparators[0], [_MIRRORED[type(node.ops[0])]()], [node.left])
+    return _rewrites(source, lambda node: isinstance(node, ast.Compare) and len(node.ops) == 1
+                     and type(node.ops[0]) in _MIRRORED, rewrite)
+
+
+def expand_augmented_assignment(source: str) -> list[str]:
+    """``x += y`` as ``x = x + y``, for a plain name."""
+    def rewrite(node: ast.AugAssign) -> ast.AST:
+        return ast.Assign([ast.Name(node.target.id, ast.Store())],
+                          ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value))
+    return _rewrites(source, lambda node: isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name), rewrite)
+
+
+def spell_out_negation(source: str) -> list[str]:
+    """``a not in b`` as ``not a in b``, ``a is not b`` as ``not a is b``."""
+    def rewrite(node: ast.Compare) -> ast.AST:
+        return ast.UnaryOp(ast.Not(), ast.Compare(node.left, [_NEGATED_COMPARISON[type(node.ops[0])]()], node.comparators))
+    return _rewrites(source, lambda node: isinstance(node, ast.Compare) and len(node.ops) == 1
+                     and type(node.ops[0]) in _NEGATED_COMPARISON, rewrite)
+
+
+def explicit_range_start(source: str) -> list[str]:
+    """``range(n)`` as ``range(0, n)``."""
+    def rewrite(node: ast.Call) -> ast.AST:
+        return ast.Call(node.func, [ast.Constant(0), node.args[0]], [])
+    return _rewrites(source, lambda node: isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                     and node.func.id == "range" and len(node.args) == 1 and not node.keywords, rewrite)
+
+
+def swap_if_branches(source: str) -> list[str]:
+    """``if c: A else: B`` as ``if not c: B else: A``."""
+    def rewrite(node: ast.If) -> ast.AST:
+        swapped = ast.If(node.test, node.orelse, node.body)
+        _negate_test(swapped)
+        return swapped
+    return _rewrites(source, lambda node: isinstance(node, ast.If) and bool(node.orelse), rewrite)
+
+
+def commute_constant(source: str) -> list[str]:
+    """``x + 1`` as ``1 + x`` and ``x * 2`` as ``2 * x``: a sum or product with one numeric constant operand."""
+    def numeric(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+    def rewrite(node: ast.BinOp) -> ast.AST:
+        return ast.BinOp(node.right, node.op, node.left)
+    return _rewrites(source, lambda node: isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
+                     and numeric(node.left) != numeric(node.right), rewrite)
+
+
+# Rewrites meant to keep what a program does while changing its code in one place (execution still labels each).
+EQUIVALENT_REWRITES: dict[str, Callable[[str], list[str]]] = {
+    "mirror_comparison": mirror_comparison, "expand_augmented_assignment": expand_augmented_assignment,
+    "spell_out_negation": spell_out_negation, "explicit_range_start": explicit_range_start,
+    "swap_if_branches": swap_if_branches, "commute_constant": commute_constant,
+}
+
+
+def _rewrites(source: str, eligible: Callable[[ast.AST], bool], rewrite: Callable[[ast.AST], ast.AST]) -> list[str]:
+    """One program per eligible node (``ast.walk`` order) with that node replaced by ``rewrite(node)``; the distinct
+    sources that differ from the original."""
+    tree = parse(source)
+    original = ast.unparse(tree)
+    found: list[str] = []
+    for index in range(sum(1 for node in ast.walk(tree) if eligible(node))):
+        copied = copy.deepcopy(tree)
+        target = [node for node in ast.walk(copied) if eligible(node)][index]
+        _replace(copied, target, rewrite(target))
+        ast.fix_missing_locations(copied)
+        text = ast.unparse(copied)
+        if text != original and text not in found:
+            found.append(text)
+    return found
+
+
+def _replace(tree: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
+    """Put ``replacement`` where ``target`` is in ``tree``."""
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            if value is target:
+                setattr(parent, field, replacement)
+                return
+            if isinstance(value, list):
+                for position, item in enumerate(value):
+                    if item is target:
+                        value[position] = replacement
+                        return
 
 
 # Names a person might choose, drawn by ``rename_identifiers``; any not free in a program are skipped.
