@@ -34,7 +34,9 @@
 # the default; prediction: over the generated code's tokens; prediction+mean: both side by side) and STRIP_ANNOTATIONS
 # (1: the model reads code without the type annotations of parameters, return values and locals; default 0) and
 # GEN_MUTANTS (per training task, one mutant each of this many real programs that pass every test; default 1) and
-# GEN_MUTANT_REF (what those mutants read as reference: task, or parent, the default: the program each was made from).
+# GEN_MUTANT_REF (what those mutants read as reference: task, or parent, the default: the program each was made from)
+# and EQUIV_REWRITES (1: per training task, a one-place rewrite that keeps what the code does, of the reference and of
+# a passing real program read against it; default 0).
 set -euo pipefail
 MBPP=${1:-../shared/data/mbpp.jsonl}
 GENERATIONS=${2:-../shared/data/generations/mbpp_generations.jsonl}
@@ -58,6 +60,7 @@ strip_annotations=(); [ "${STRIP_ANNOTATIONS:-0}" = 1 ] && strip_annotations=(--
 GEN_MUTANTS=${GEN_MUTANTS:-1}
 GEN_MUTANT_REF=${GEN_MUTANT_REF:-parent}
 gen_mutants=(--generation-mutants "$GEN_MUTANTS" --generation-mutant-reference "$GEN_MUTANT_REF")
+equiv_rewrites=(); [ "${EQUIV_REWRITES:-0}" = 1 ] && equiv_rewrites=(--equivalent-rewrites)
 MAX_STEPS=${MAX_STEPS:-450}
 EVAL_EVERY=${EVAL_EVERY:-90}
 SELECT_AFTER=${SELECT_AFTER:-180}
@@ -79,7 +82,7 @@ step_done() {  # $1: step name; records the minutes since the last step (0 when 
 
 [ -f "$WORK/mbpp/dataset/dataset_dict.json" ] || codescore build-data --input "$MBPP" --benchmark mbpp \
     --mbpp-train all --nl-style mixed --generations "$GENERATIONS" --generation-tasks-only --reference-rows \
-    -o "$WORK/mbpp" --candidates-per-task "$SYNTHETIC" --seed "$SEED" --no-progress "${limit[@]}" "${gen_mutants[@]}"
+    -o "$WORK/mbpp" --candidates-per-task "$SYNTHETIC" --seed "$SEED" --no-progress "${limit[@]}" "${gen_mutants[@]}" "${equiv_rewrites[@]}"
 step_done "MBPP data"
 [ -f "$WORK/humaneval/eval.jsonl" ] || codescore build-data --input "$HUMANEVAL" --benchmark humaneval --eval-only \
     -o "$WORK/humaneval" --candidates-per-task 12 --seed "$SEED" --no-progress
@@ -103,7 +106,7 @@ step_done "meta-evaluation"
 codescore model-card "$WORK/model" \
     --evaluation "MBPP validation, real generated programs (tasks 511-600, never trained on)=$WORK/mbpp_validation.json" \
     --evaluation "HumanEval, zero-shot, SYNTHETIC candidates (mutants and broken variants of the reference)=$WORK/humaneval_synthetic.json" \
-    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, GEN_MUTANTS=$GEN_MUTANTS, GEN_MUTANT_REF=$GEN_MUTANT_REF, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED, THREADS=$THREADS); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
+    --notes "Built by \`bash recipes/train_default_model.sh\` (TASK_LIMIT=${TASK_LIMIT:-all}, SYNTHETIC=$SYNTHETIC, MAX_PER_TASK=$MAX_PER_TASK, GROUP_SIZE=$GROUP_SIZE, GROUP_MIX=$GROUP_MIX, RANKING_WEIGHT=$RANKING_WEIGHT, CONTRARY_WEIGHT=$CONTRARY_WEIGHT, RUNNING_WEIGHT=$RUNNING_WEIGHT, PASS_RANKING=$PASS_RANKING, ALT_REFS=$ALT_REFS, ALT_REF_KINDS=${ALT_REF_KINDS:-all}, NESTED_PASS=$NESTED_PASS, POOLING=${POOLING:-mean}, STRIP_ANNOTATIONS=${STRIP_ANNOTATIONS:-0}, GEN_MUTANTS=$GEN_MUTANTS, GEN_MUTANT_REF=$GEN_MUTANT_REF, EQUIV_REWRITES=${EQUIV_REWRITES:-0}, SKIP_CERTAIN=${SKIP_CERTAIN:-0}, MAX_STEPS=$MAX_STEPS, EVAL_EVERY=$EVAL_EVERY, SELECT_AFTER=$SELECT_AFTER, MAX_LENGTH=$MAX_LENGTH, SEED=$SEED, TRAIN_SEED=$TRAIN_SEED, THREADS=$THREADS); this run's steps: $(IFS=,; echo "${timings[*]}") (0 min: the output existed and was reused)."
 mkdir -p "$OUT"
 rm -f "$OUT/humaneval.md"
 cp "$WORK/model/"{config.json,model.safetensors,tokenizer.json,tokenizer_config.json,README.md,training_history.json,training_args.json} "$OUT/"
