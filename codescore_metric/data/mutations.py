@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterator
 
 from codescore_metric.code_names import all_names, argument_names, assigned_names, functions, renamable, rename_names
 
-# A variant edits the node it is given in place (inside a private copy of the tree).
-Variant = Callable[[ast.AST], None]
+# A variant edits the node it is given in place (inside a private copy of the tree), or returns the node to put in its
+# place.
+Variant = Callable[[ast.AST], "ast.AST | None"]
 
 _COMPARE_SWAPS = {ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE), ast.Gt: (ast.GtE, ast.Lt),
                   ast.GtE: (ast.Gt, ast.LtE), ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.In: (ast.NotIn,),
@@ -55,7 +56,9 @@ def _mutants(tree: ast.Module, variants_of: Callable[[ast.AST], list[Variant]]) 
     for index, variant in _sites(tree, variants_of):
         copied = copy.deepcopy(tree)
         node = next(node for i, node in enumerate(ast.walk(copied)) if i == index)
-        variant(node)
+        replacement = variant(node)
+        if replacement is not None:
+            _replace(copied, node, replacement)
         ast.fix_missing_locations(copied)
         text = ast.unparse(copied)
         if text != original and text not in found:
@@ -438,21 +441,9 @@ EQUIVALENT_REWRITES: dict[str, Callable[[str], list[str]]] = {
 }
 
 
-def _rewrites(source: str, eligible: Callable[[ast.AST], bool], rewrite: Callable[[ast.AST], ast.AST]) -> list[str]:
-    """One program per eligible node (``ast.walk`` order) with that node replaced by ``rewrite(node)``; the distinct
-    sources that differ from the original."""
-    tree = parse(source)
-    original = ast.unparse(tree)
-    found: list[str] = []
-    for index in range(sum(1 for node in ast.walk(tree) if eligible(node))):
-        copied = copy.deepcopy(tree)
-        target = [node for node in ast.walk(copied) if eligible(node)][index]
-        _replace(copied, target, rewrite(target))
-        ast.fix_missing_locations(copied)
-        text = ast.unparse(copied)
-        if text != original and text not in found:
-            found.append(text)
-    return found
+def _rewrites(source: str, eligible: Callable[[ast.AST], bool], rewrite: Variant) -> list[str]:
+    """One program per eligible node with ``rewrite`` applied to it (see `_mutants`)."""
+    return _mutants(parse(source), lambda node: [rewrite] if eligible(node) else [])
 
 
 def _replace(tree: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
