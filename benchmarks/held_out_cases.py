@@ -2,7 +2,8 @@
 `codescore_metric/behaviour.py` (and out of CI), so that a model chosen on the behaviour cases can be looked at on
 programs nobody tuned it on.
 
-Each task has a reference, ten tests, two correct rewrites, three plausible mistakes and a syntax error. The
+Each task has a reference, ten tests, two correct rewrites, three plausible mistakes, a one-place edit that keeps
+what the reference does (`held_out_tasks.EQUIVALENT_EDITS`) and a syntax error. The
 PassRatio of every program comes from the execution sandbox, never from the variant's name; a mistake that
 passes more than half of the tests is shown but left out of the correct > wrong count, as in the behaviour
 bar. Scores are Ref&NL, one column per checkpoint.
@@ -20,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from held_out_tasks import TASKS
+from held_out_tasks import EQUIVALENT_EDITS, TASKS
 
 from codescore_metric import CodeScorer
 from codescore_metric.behaviour import edit_once, is_near_copy, rewrites_over_mistakes
@@ -33,6 +34,7 @@ def cases() -> list[dict]:
     rows = []
     for task, spec in TASKS.items():
         programs = {name: code for name, code in spec.items() if name not in ("nl", "tests")}
+        programs["equivalent"] = edit_once(spec["ref"], *EQUIVALENT_EDITS[task])
         programs["syntax_error"] = edit_once(spec["ref"], "):", ")")
         for name, code in programs.items():
             rows.append({"task": task, "case": name, "program": code, "reference": spec["ref"], "nl": spec["nl"],
@@ -55,6 +57,20 @@ def correct_over_wrong(rows: list[dict], scores: list[float]) -> dict[str, tuple
     return rewrites_over_mistakes(pairs)
 
 
+def equivalent_over_near_mistakes(rows: list[dict], scores: list[float]) -> tuple[int, int]:
+    """Pairs ``(won, total)`` of the one-place ``equivalent`` edit, when it passes every test, against a near-copy
+    mistake of its task that fails at least half the tests."""
+    won = total = 0
+    for task in TASKS:
+        mine = [(row, score) for row, score in zip(rows, scores) if row["task"] == task]
+        good = [score for row, score in mine if row["case"] == "equivalent" and row["pass_ratio"] == 1]
+        bad = [score for row, score in mine if row["case"].startswith("wrong") and row["pass_ratio"] <= 0.5
+               and is_near_copy(row["program"], row["reference"])]
+        won += sum(g > b for g in good for b in bad)
+        total += len(good) * len(bad)
+    return won, total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("checkpoints", nargs="*", default=["default"],
@@ -75,8 +91,12 @@ def main() -> None:
     print()
     for checkpoint, values in scores.items():
         counts = correct_over_wrong(rows, values)
+        won, total = equivalent_over_near_mistakes(rows, values)
+        equivalent = [value for row, value in zip(rows, values) if row["case"] == "equivalent"]
         print(f"{checkpoint}: correct > wrong (mistakes failing at least half the tests) "
-              + ", ".join(f"{name} {won}/{total}" for name, (won, total) in counts.items()))
+              + ", ".join(f"{name} {won}/{total}" for name, (won, total) in counts.items())
+              + f"; one-place equivalent edits: mean {sum(equivalent) / len(equivalent):.3f}, "
+              f"over near-copy mistakes {won}/{total}")
 
 
 if __name__ == "__main__":

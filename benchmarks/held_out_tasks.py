@@ -956,3 +956,28 @@ TASKS = {  # a mistake that is one edit of the reference is written as that edit
         """),
     ),
 }
+
+# One edit of each reference that keeps what it does (added 2026-12-07 without scoring any of them with a model);
+# `held_out_cases.py` adds it as the case ``equivalent`` and pairs it with the near-copy mistakes of its task.
+EQUIVALENT_EDITS = {
+    "max_gap": ("range(1, len(s))", "range(1, len(s), 1)"),
+    "initials": ("word[0].upper()", "word[:1].upper()"),
+    "rotate_left": ("if not items:", "if len(items) == 0:"),
+    "vowel_words": ("in 'aeiou'", "in 'uoiea'"),
+    "longest_streak": ("if item == previous:", "if previous == item:"),
+    "parse_key_values": ("if not segment.strip():", "if segment.strip() == '':"),
+    "percent_change": ("if old == 0:", "if not old:"),
+    "mask_card": ("'*' * (len(number) - 4)", "(len(number) - 4) * '*'"),
+    "group_by_length": (".append(word)", ".extend([word])"),
+    "invert_dict": ("if value not in inverted:", "if not value in inverted:"),
+    "window_sums": ("range(last_start + 1)", "range(0, last_start + 1)"),
+    "split_bill": ("if i < remainder", "if remainder > i"),
+    "compress_ranges": ("j += 1", "j = j + 1"),
+    "tally_votes": ("counts.get(name, 0) + 1", "1 + counts.get(name, 0)"),
+    "bump_version": ("if part == 'major':", "if 'major' == part:"),
+    "hex_to_rgb": ("ch * 2", "ch + ch"),
+    "join_words": ("words[:-1]", "words[:len(words) - 1]"),
+    "final_balance": ("if balance + amount < 0:", "if amount + balance < 0:"),
+    "swap_pairs": ("result = list(items)", "result = list(items[:])"),
+    "competition_ranks": ("ranks.append(higher + 1)", "ranks += [higher + 1]"),
+}

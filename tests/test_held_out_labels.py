@@ -16,7 +16,7 @@ def held_out():
 def test_correct_programs_pass_every_test_and_syntax_errors_none(held_out):
     _, rows = held_out
     for row in rows:
-        if row["case"] == "ref" or row["case"].startswith("correct"):
+        if row["case"] in ("ref", "equivalent") or row["case"].startswith("correct"):
             assert row["pass_ratio"] == 1.0, f"{row['task']}/{row['case']} passes {row['pass_ratio']:.1f} of its tests"
         elif row["case"] == "syntax_error":
             assert row["pass_ratio"] == 0.0
@@ -36,3 +36,12 @@ def test_pairs_are_counted_only_for_mistakes_failing_at_least_half(held_out):
     module, rows = held_out
     counts = module.correct_over_wrong(rows, [1.0 if row["case"].startswith("correct") else 0.0 for row in rows])
     assert counts == {"all": (110, 110), "near-copy mistakes": (48, 48), "rewritten mistakes": (62, 62)}
+
+
+def test_equivalent_edits_are_near_copies_paired_with_the_near_copy_mistakes(held_out):
+    module, rows = held_out
+    edits = [row for row in rows if row["case"] == "equivalent"]
+    assert len(edits) == 20 and all(module.is_near_copy(row["program"], row["reference"]) for row in edits)
+    scores = [1.0 if row["case"] == "equivalent" else 0.0 for row in rows]
+    assert module.equivalent_over_near_mistakes(rows, scores) == (24, 24)
+    assert module.equivalent_over_near_mistakes(rows, [1.0 - score for score in scores]) == (0, 24)
