@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from scipy.optimize import minimize
@@ -89,8 +90,8 @@ def fit_combination(x: np.ndarray, truth: np.ndarray, tasks: list, ranking_weigh
 
 def combined(scored: dict, names: tuple[str, ...], weights: np.ndarray) -> np.ndarray:
     """The combination's score where no check decides, the scorer's certain CodeScore where one does."""
-    model_free = expit(design(scored["values"], names) @ weights)
-    return np.where([reason is None for reason in scored["certain"]], model_free, scored["codescore"])
+    stacked = expit(design(scored["values"], names) @ weights)
+    return np.where([reason is None for reason in scored["certain"]], stacked, scored["codescore"])
 
 
 class CombinedScorer:
@@ -105,14 +106,18 @@ class CombinedScorer:
             self.cache[key] = features(self.scorer, predictions, references, sources)
         scored = self.cache[key]
         scores = scored["codescore"] if self.names is None else combined(scored, self.names, self.weights)
-        return argparse.Namespace(codescore=list(scores), signature=f"stacked({self.names})")
+        return SimpleNamespace(codescore=list(scores), signature=f"stacked({self.names})")
+
+
+def scorer_for(checkpoint: str) -> CodeScorer:
+    """The scorer of a checkpoint folder or Hub id; ``default`` is the embedded model."""
+    return CodeScorer(None if checkpoint == "default" else checkpoint)
 
 
 def read_set(path: str, checkpoint: str) -> dict:
     """A labelled jsonl scored by ``checkpoint`` (``default`` for the embedded model), with its truth and tasks."""
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
-    scorer = CodeScorer(None if checkpoint == "default" else checkpoint)
-    scored = features(scorer, [r["generated_code"] for r in rows], [r["golden_code"] for r in rows],
+    scored = features(scorer_for(checkpoint), [r["generated_code"] for r in rows], [r["golden_code"] for r in rows],
                       [r["source"] for r in rows])
     scored["truth"] = np.array([r["pass_ratio"] for r in rows], dtype=float)
     scored["tasks"] = [f"{path}:{r['task_id']}" for r in rows]
@@ -145,7 +150,7 @@ def main() -> None:
     unknown = set(args.fit) - set(sets)
     if unknown:
         parser.error(f"--fit names {sorted(unknown)}, which no --set defines; choose from {sorted(sets)}")
-    behaviour_scorer = CombinedScorer(CodeScorer(None if args.behaviour_checkpoint == "default" else args.behaviour_checkpoint))
+    behaviour_scorer = CombinedScorer(scorer_for(args.behaviour_checkpoint))
     fit_rows = [(sets[name], np.flatnonzero([reason is None for reason in sets[name]["certain"]])) for name in args.fit]
     print(f"fitted on {' + '.join(args.fit)} (rows no check decides); Ref&NL r_s / within-task τ; behaviour: "
           f"correct over wrong (near-copy, rewritten mistakes won; "

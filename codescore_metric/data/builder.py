@@ -386,13 +386,7 @@ def label_generation_mutants(rows: list[dict], tasks: dict[str, Task], config: B
             plan += [(base, Candidate(mutant.code, MUTANT_KIND, f"{mutant.detail} of {base['detail']}", base["generator"]))
                      for mutant in mutants_of(base[_PREDICTION_COLUMN], rng, count=1)]
     jobs = [tasks[base["task_id"]].job(_program(tasks[base["task_id"]], candidate)) for base, candidate in plan]
-    results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
-                                         shared_process=config.shared_process)
-    parent = config.generation_mutant_reference == "parent"
-    return [{**base, _PREDICTION_COLUMN: candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
-             "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail,
-             **({_REFERENCE_COLUMN: base[_PREDICTION_COLUMN]} if parent else {})}
-            for (base, candidate), result in _progress(zip(plan, results), len(plan), "label mutants", config.progress)]
+    return _labelled_rows(plan, jobs, config, "label mutants", config.generation_mutant_reference == "parent")
 
 
 def label_equivalent_rewrites(rows: list[dict], tasks: dict[str, Task], config: BuildConfig) -> list[dict]:
@@ -413,12 +407,19 @@ def label_equivalent_rewrites(rows: list[dict], tasks: dict[str, Task], config: 
                 plan.append((base, candidate))
     jobs = [tasks[base["task_id"]].job(EXECUTION_PRELUDE + candidate.code if base["kind"] == KIND else candidate.code)
             for base, candidate in plan]
+    return _labelled_rows(plan, jobs, config, "label rewrites", read_parent=True)
+
+
+def _labelled_rows(plan: list[tuple[dict, Candidate]], jobs: list, config: BuildConfig, label: str,
+                   read_parent: bool) -> list[dict]:
+    """Run ``jobs`` (one per ``(base row, candidate)`` of ``plan``) and give each candidate its base's row with its
+    own code, labels, kind and detail; with ``read_parent`` it reads its base's program as reference."""
     results = runner(config.ray_address)(jobs, config.limits, workers=config.workers,
                                          shared_process=config.shared_process)
-    return [{**base, _PREDICTION_COLUMN: candidate.code, _REFERENCE_COLUMN: base[_PREDICTION_COLUMN],
-             "pass_ratio": pass_ratio(result), "executable": executable(result), "all_pass": passable(result),
-             "kind": candidate.kind, "detail": candidate.detail}
-            for (base, candidate), result in _progress(zip(plan, results), len(plan), "label rewrites", config.progress)]
+    return [{**base, _PREDICTION_COLUMN: candidate.code, "pass_ratio": pass_ratio(result), "executable": executable(result),
+             "all_pass": passable(result), "kind": candidate.kind, "detail": candidate.detail,
+             **({_REFERENCE_COLUMN: base[_PREDICTION_COLUMN]} if read_parent else {})}
+            for (base, candidate), result in _progress(zip(plan, results), len(plan), label, config.progress)]
 
 
 def _program(task: Task, candidate: Candidate | None) -> str:
