@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 import time
 from pathlib import Path
@@ -30,8 +31,10 @@ from cpu_dtypes import emit, load_rows, texts
 from codescore_metric import CodeScorer
 from codescore_metric.quantization import FirstTokenFp32Linear
 
-ROLES = {"query": "attention.self.query", "key": "attention.self.key", "value": "attention.self.value",
-         "attention output": "attention.output.dense", "FFN input": "intermediate.dense", "FFN output": ".output.dense"}
+# How each role's Linears end their names in a BERT / RoBERTa encoder.
+ROLES = {"query": r"attention\.self\.query$", "key": r"attention\.self\.key$", "value": r"attention\.self\.value$",
+         "attention output": r"attention\.output\.dense$", "FFN input": r"intermediate\.dense$",
+         "FFN output": r"\.\d+\.output\.dense$"}
 
 
 def int8_linears(model: nn.Module) -> dict[str, FirstTokenFp32Linear]:
@@ -46,8 +49,8 @@ def linear_groups(names: list[str]) -> dict[str, list[str]]:
         layer = next((part for part in name.split(".") if part.isdigit()), None)
         if layer is not None:
             groups.setdefault(f"layer {layer}", []).append(name)
-    for role, suffix in ROLES.items():
-        members = [name for name in names if name.endswith(suffix) and not (role == "FFN output" and "attention" in name)]
+    for role, pattern in ROLES.items():
+        members = [name for name in names if re.search(pattern, name)]
         if members:
             groups[role] = members
     return groups
