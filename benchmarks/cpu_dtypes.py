@@ -42,6 +42,18 @@ DTYPES = ("fp32", "bf16", "int8", "int8-onnx")
 LABEL = "pass_ratio"
 
 
+def add_data_arguments(parser: argparse.ArgumentParser, *, limit: int | None = None, batch_size: int = 32,
+                       markdown_help: str = "write the table here as well") -> None:
+    """The arguments every CPU-precision benchmark here takes: the labelled rows and how many, the model, the batch
+    size, torch's threads and where to write the table."""
+    parser.add_argument("data", type=Path, help="labelled jsonl: generated_code, golden_code, source, pass_ratio")
+    parser.add_argument("--checkpoint", default=None, help="model folder or Hub id (default: the embedded model)")
+    parser.add_argument("--limit", type=int, default=limit, help="first N rows only")
+    parser.add_argument("--batch-size", type=int, default=batch_size)
+    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    parser.add_argument("--markdown", type=Path, default=None, help=markdown_help)
+
+
 def load_rows(path: Path, limit: int | None) -> list[dict]:
     """The first ``limit`` rows (all by default); each needs the three texts and ``pass_ratio``."""
     rows = [row for _, row in read_records(path)][:limit]
@@ -187,14 +199,9 @@ def markdown(runs: dict[str, dict], args, count: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", type=Path, help="labelled jsonl: generated_code, golden_code, source, pass_ratio")
-    parser.add_argument("--checkpoint", help="model (default: the embedded one)")
+    add_data_arguments(parser, markdown_help=f"also write the table here (not {RESULTS})")
     parser.add_argument("--dtypes", nargs="+", default=list(DTYPES), choices=DTYPES)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads per run")
-    parser.add_argument("--limit", type=int, help="first N rows only")
     parser.add_argument("--rounds", type=int, default=1, help="run every dtype this many times, interleaved (medians)")
-    parser.add_argument("--markdown", type=Path, help=f"also write the table here (not {RESULTS})")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1; got {args.rounds}")

@@ -20,20 +20,15 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cpu_dtypes import emit, load_rows, texts
+from cpu_dtypes import add_data_arguments, emit, load_rows, texts
 
 from codescore_metric import CodeScorer
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="labelled jsonl: generated_code, golden_code, source, pass_ratio")
-    parser.add_argument("--checkpoint", default=None, help="model folder or Hub id (default: the embedded model)")
-    parser.add_argument("--limit", type=int, default=48, help="first N rows")
-    parser.add_argument("--batch-size", type=int, default=16)
+    add_data_arguments(parser, limit=48, batch_size=16)
     parser.add_argument("--dtypes", nargs="+", default=["fp32", "int8", "int8-onnx"])
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--markdown", type=Path, default=None, help="write the table here as well")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     inputs = texts(load_rows(args.data, args.limit))

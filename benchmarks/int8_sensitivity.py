@@ -26,7 +26,7 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cpu_dtypes import emit, load_rows, texts
+from cpu_dtypes import add_data_arguments, emit, load_rows, texts
 
 from codescore_metric import CodeScorer
 from codescore_metric.quantization import FirstTokenFp32Linear
@@ -89,12 +89,7 @@ def timed_scores(scorer: CodeScorer, inputs: dict, batch_size: int) -> tuple[np.
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="labelled jsonl: generated_code, golden_code, source, pass_ratio")
-    parser.add_argument("--checkpoint", default=None, help="model folder or Hub id (default: the embedded model)")
-    parser.add_argument("--limit", type=int, default=None, help="first N rows")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--markdown", type=Path, default=None, help="write the table here as well")
+    add_data_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     inputs = texts(load_rows(args.data, args.limit))

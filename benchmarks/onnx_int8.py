@@ -34,7 +34,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cpu_dtypes import LABEL, emit, load_rows, texts
+from cpu_dtypes import LABEL, add_data_arguments, emit, load_rows, texts
 
 from codescore_metric import CodeScorer, onnx_int8
 from codescore_metric.correlation import correlations
@@ -101,12 +101,7 @@ def export(model, folder: Path) -> dict[str, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path, help="labelled jsonl: generated_code, golden_code, source, pass_ratio")
-    parser.add_argument("--checkpoint", default=None, help="model folder or Hub id (default: the embedded model)")
-    parser.add_argument("--limit", type=int, default=None, help="first N rows only")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--markdown", type=Path, default=None, help="write the table here as well")
+    add_data_arguments(parser)
     parser.add_argument("--calibration", type=int, default=0,
                         help="also static int8, calibrated on this many rows after the measured ones (default: none)")
     args = parser.parse_args()
